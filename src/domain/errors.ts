@@ -1,0 +1,134 @@
+/**
+ * Every error a caller can see, as a named class with a stable code. Each dialect has ONE table
+ * that maps these codes to its wire format (src/protocol/<dialect>/errors.ts); handlers throw,
+ * they never build error replies.
+ */
+import type { TaskState } from './model.js'
+
+export type A2AErrorCode =
+  | 'TASK_NOT_FOUND'
+  | 'TASK_NOT_CANCELABLE'
+  | 'INVALID_TASK_STATE'
+  | 'TASK_ID_CONFLICT'
+  | 'UNKNOWN_SKILL'
+  | 'INVALID_REQUEST'
+  | 'LIMIT_EXCEEDED'
+  | 'MALFORMED_JSON'
+  | 'UNSUPPORTED_CONTENT_TYPE'
+  | 'PAYLOAD_TOO_LARGE'
+  | 'ROUTE_NOT_FOUND'
+  | 'SERVICE_UNAVAILABLE'
+  | 'INTERNAL_ERROR'
+
+export abstract class A2AError extends Error {
+  abstract readonly code: A2AErrorCode
+  /** Safe, structured facts for the caller (never internals). */
+  readonly details: Record<string, unknown>
+
+  constructor(message: string, details: Record<string, unknown> = {}) {
+    super(message)
+    this.name = new.target.name
+    this.details = details
+  }
+}
+
+export class TaskNotFoundError extends A2AError {
+  readonly code = 'TASK_NOT_FOUND'
+  constructor(taskId: string) {
+    super(`Task ${taskId} not found`, { taskId })
+  }
+}
+
+export class TaskNotCancelableError extends A2AError {
+  readonly code = 'TASK_NOT_CANCELABLE'
+  constructor(taskId: string, state: TaskState) {
+    super(`Task ${taskId} is ${state} and cannot be canceled`, { taskId, state })
+  }
+}
+
+/** A message for a task that is not waiting for one (only input-required tasks continue). */
+export class InvalidTaskStateError extends A2AError {
+  readonly code = 'INVALID_TASK_STATE'
+  constructor(taskId: string, state: TaskState, expected: readonly TaskState[]) {
+    super(`Task ${taskId} is ${state}; it accepts a message only when ${expected.join(' or ')}`, {
+      taskId,
+      state,
+    })
+  }
+}
+
+export class TaskIdConflictError extends A2AError {
+  readonly code = 'TASK_ID_CONFLICT'
+  constructor(taskId: string) {
+    super(`Task ${taskId} already exists with a different message`, { taskId })
+  }
+}
+
+export class UnknownSkillError extends A2AError {
+  readonly code = 'UNKNOWN_SKILL'
+  constructor(skillId: string, known: readonly string[]) {
+    super(`Unknown skill "${skillId}"; this agent offers: ${known.join(', ')}`, { skillId })
+  }
+}
+
+/** The request does not have the required shape; `field` is a dotted path into the body. */
+export class InvalidRequestError extends A2AError {
+  readonly code = 'INVALID_REQUEST'
+  readonly field: string | undefined
+  constructor(message: string, field?: string) {
+    super(field ? `${field}: ${message}` : message, field ? { field } : {})
+    this.field = field
+  }
+}
+
+export class LimitExceededError extends A2AError {
+  readonly code = 'LIMIT_EXCEEDED'
+  constructor(what: string, limit: number, field: string) {
+    super(`${field}: ${what} exceeds the limit of ${limit}`, { field, limit })
+  }
+}
+
+export class MalformedJsonError extends A2AError {
+  readonly code = 'MALFORMED_JSON'
+  constructor() {
+    super('The request body is not valid JSON')
+  }
+}
+
+export class UnsupportedContentTypeError extends A2AError {
+  readonly code = 'UNSUPPORTED_CONTENT_TYPE'
+  constructor(contentType: string | undefined, expected: string) {
+    super(`Content-Type ${contentType ?? '(none)'} is not supported; send ${expected}`, {
+      expected,
+    })
+  }
+}
+
+export class PayloadTooLargeError extends A2AError {
+  readonly code = 'PAYLOAD_TOO_LARGE'
+  constructor(limit: number) {
+    super(`The request body exceeds the limit of ${limit} bytes`, { limit })
+  }
+}
+
+export class RouteNotFoundError extends A2AError {
+  readonly code = 'ROUTE_NOT_FOUND'
+  constructor(method: string, url: string) {
+    super(`No route for ${method} ${url}`)
+  }
+}
+
+export class ServiceUnavailableError extends A2AError {
+  readonly code = 'SERVICE_UNAVAILABLE'
+  constructor(reason: string) {
+    super(reason)
+  }
+}
+
+/** Anything unexpected. Its message is fixed so that nothing internal reaches a caller. */
+export class InternalError extends A2AError {
+  readonly code = 'INTERNAL_ERROR'
+  constructor() {
+    super('Internal server error')
+  }
+}
