@@ -1,0 +1,88 @@
+/** The embedded EventLog: per-task arrays in process memory, with in-process followers. */
+import type { StoredEvent, TaskEvent } from '../../domain/events.js'
+import { InvalidRequestError } from '../../domain/errors.js'
+import type { EventLog } from '../event-log.js'
+
+interface Log {
+  events: StoredEvent[]
+  waiters: Set<() => void>
+}
+
+export class MemoryEventLog implements EventLog {
+  readonly #logs = new Map<string, Log>()
+
+  /** Called by MemoryTaskStore inside its atomic step; ids are 1, 2, 3… per task. */
+  append(taskId: string, event: TaskEvent): StoredEvent {
+    const log = this.#log(taskId)
+    const stored: StoredEvent = { id: String(log.events.length + 1), event: structuredClone(event) }
+    log.events.push(stored)
+    const waiters = [...log.waiters]
+    log.waiters.clear()
+    for (const wake of waiters) wake()
+    return structuredClone(stored)
+  }
+
+  delete(taskId: string): void {
+    const log = this.#logs.get(taskId)
+    this.#logs.delete(taskId)
+    for (const wake of log?.waiters ?? []) wake()
+  }
+
+  async read(taskId: string, after?: string): Promise<StoredEvent[]> {
+    return this.#readNow(taskId, after)
+  }
+
+  async lastId(taskId: string): Promise<string | undefined> {
+    return this.#logs.get(taskId)?.events.at(-1)?.id
+  }
+
+  async *follow(taskId: string, after: string | undefined, signal: AbortSignal) {
+    let cursor = after
+    while (!signal.aborted) {
+      const batch = this.#readNow(taskId, cursor)
+      if (batch.length === 0) {
+        await this.#nextAppend(taskId, signal)
+        continue
+      }
+      for (const stored of batch) {
+        yield stored
+        cursor = stored.id
+      }
+    }
+  }
+
+  #readNow(taskId: string, after: string | undefined): StoredEvent[] {
+    const events = this.#logs.get(taskId)?.events ?? []
+    return structuredClone(events.slice(positionAfter(after)))
+  }
+
+  #nextAppend(taskId: string, signal: AbortSignal): Promise<void> {
+    return new Promise((resolve) => {
+      const log = this.#log(taskId)
+      const wake = () => {
+        signal.removeEventListener('abort', wake)
+        log.waiters.delete(wake)
+        resolve()
+      }
+      log.waiters.add(wake)
+      signal.addEventListener('abort', wake, { once: true })
+    })
+  }
+
+  #log(taskId: string): Log {
+    let log = this.#logs.get(taskId)
+    if (!log) {
+      log = { events: [], waiters: new Set() }
+      this.#logs.set(taskId, log)
+    }
+    return log
+  }
+}
+
+function positionAfter(after: string | undefined): number {
+  if (after === undefined) return 0
+  if (!/^\d{1,15}$/.test(after)) {
+    throw new InvalidRequestError(`"${after}" is not an event id of this server`, 'Last-Event-ID')
+  }
+  return Number(after)
+}

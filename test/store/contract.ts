@@ -1,0 +1,250 @@
+/**
+ * The contract every TaskStore + EventLog pair must meet (see src/store/task-store.ts and
+ * src/store/event-log.ts). Each implementation's test file calls this with a factory.
+ */
+import { randomUUID } from 'node:crypto'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { InvalidRequestError, TaskNotFoundError } from '../../src/domain/errors.js'
+import type { StatusUpdateEvent } from '../../src/domain/events.js'
+import type { Task, TaskState } from '../../src/domain/model.js'
+import { textPart } from '../../src/domain/parts.js'
+import type { EventLog } from '../../src/store/event-log.js'
+import type { TaskStore } from '../../src/store/task-store.js'
+import { TransitionRejectedError } from '../../src/store/task-store.js'
+
+export interface StorePair {
+  tasks: TaskStore
+  events: EventLog
+  /** Removes everything this pair wrote. */
+  cleanup(): Promise<void>
+}
+
+export function newTask(overrides: Partial<Task> = {}): Task {
+  const timestamp = new Date().toISOString()
+  const status = { state: 'submitted' as const, timestamp }
+  return {
+    id: randomUUID(),
+    contextId: randomUUID(),
+    skillId: 'echo',
+    status,
+    history: [{ messageId: randomUUID(), role: 'user', parts: [textPart('hi')] }],
+    artifacts: [],
+    transitions: [status],
+    requestHash: 'hash',
+    createdAt: timestamp,
+    ...overrides,
+  }
+}
+
+const submitted = (task: Task): StatusUpdateEvent => ({
+  kind: 'status-update',
+  taskId: task.id,
+  contextId: task.contextId,
+  status: task.status,
+  final: false,
+})
+
+const status = (state: TaskState) => ({
+  kind: 'status' as const,
+  status: { state, timestamp: new Date().toISOString() },
+})
+
+export function storeContract(name: string, makePair: () => Promise<StorePair>): void {
+  describe(`${name}: TaskStore and EventLog contract`, () => {
+    let pair: StorePair
+    beforeEach(async () => {
+      pair = await makePair()
+    })
+    afterEach(() => pair.cleanup())
+
+    const created = async () => {
+      const task = newTask()
+      await pair.tasks.create(task, submitted(task))
+      return task
+    }
+
+    it('creates a task and its first event', async () => {
+      const task = await created()
+      expect(await pair.tasks.get(task.id)).toEqual(task)
+      const events = await pair.events.read(task.id)
+      expect(events).toHaveLength(1)
+      expect(events[0]!.event).toEqual(submitted(task))
+    })
+
+    it('creates once: a second create with the same id returns the stored task and writes nothing', async () => {
+      const task = await created()
+      const again = await pair.tasks.create({ ...task, requestHash: 'other' }, submitted(task))
+      expect(again).toEqual({ task, created: false })
+      expect(await pair.events.read(task.id)).toHaveLength(1)
+    })
+
+    it('lets exactly one of many concurrent creates with one id win', async () => {
+      const task = newTask()
+      const results = await Promise.all(
+        Array.from({ length: 10 }, (_, i) =>
+          pair.tasks.create({ ...task, requestHash: `h${i}` }, submitted(task)),
+        ),
+      )
+      expect(results.filter((r) => r.created)).toHaveLength(1)
+      expect(await pair.events.read(task.id)).toHaveLength(1)
+    })
+
+    it('returns undefined for a task it does not have', async () => {
+      expect(await pair.tasks.get(randomUUID())).toBeUndefined()
+    })
+
+    it('applies a transition with its history entry and one event', async () => {
+      const task = await created()
+      const message = { messageId: randomUUID(), role: 'user' as const, parts: [textPart('more')] }
+      const { task: updated, event } = await pair.tasks.apply(task.id, {
+        ...status('working'),
+        appendToHistory: [message],
+      })
+      expect(updated.status.state).toBe('working')
+      expect(updated.history.at(-1)).toEqual(message)
+      expect(updated.transitions.map((t) => t.state)).toEqual(['submitted', 'working'])
+      expect(event.event).toMatchObject({ kind: 'status-update', final: false })
+      expect(await pair.tasks.get(task.id)).toEqual(updated)
+      expect((await pair.events.read(task.id)).map((e) => e.id)).toContain(event.id)
+    })
+
+    it('rejects a change the state machine forbids, naming the current state, and writes nothing', async () => {
+      const task = await created()
+      await expect(pair.tasks.apply(task.id, status('completed'))).rejects.toMatchObject({
+        name: 'TransitionRejectedError',
+        state: 'submitted',
+      })
+      expect(await pair.tasks.get(task.id)).toEqual(task)
+      expect(await pair.events.read(task.id)).toHaveLength(1)
+    })
+
+    it('honours a narrowing `from` on a status change', async () => {
+      const task = await created()
+      await pair.tasks.apply(task.id, status('working'))
+      await expect(
+        pair.tasks.apply(task.id, { ...status('working'), from: ['input-required'] }),
+      ).rejects.toBeInstanceOf(TransitionRejectedError)
+    })
+
+    it('never leaves a terminal state, and accepts no artifact after it', async () => {
+      const task = await created()
+      await pair.tasks.apply(task.id, status('working'))
+      await pair.tasks.apply(task.id, status('completed'))
+      await expect(pair.tasks.apply(task.id, status('canceled'))).rejects.toMatchObject({
+        state: 'completed',
+      })
+      await expect(
+        pair.tasks.apply(task.id, {
+          kind: 'artifact',
+          artifact: { artifactId: 'a', parts: [textPart('late')] },
+          append: false,
+          lastChunk: true,
+        }),
+      ).rejects.toMatchObject({ state: 'completed' })
+    })
+
+    it('lets exactly one of two concurrent cancels win', async () => {
+      const task = await created()
+      await pair.tasks.apply(task.id, status('working'))
+      const results = await Promise.allSettled([
+        pair.tasks.apply(task.id, status('canceled')),
+        pair.tasks.apply(task.id, status('canceled')),
+      ])
+      expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1)
+      const stored = await pair.tasks.get(task.id)
+      expect(stored!.transitions.map((t) => t.state)).toEqual(['submitted', 'working', 'canceled'])
+    })
+
+    it('lets exactly one of a cancel and a completion racing win, leaving a consistent task', async () => {
+      for (let round = 0; round < 20; round++) {
+        const task = await created()
+        await pair.tasks.apply(task.id, status('working'))
+        const [cancel, complete] = await Promise.allSettled([
+          pair.tasks.apply(task.id, status('canceled')),
+          pair.tasks.apply(task.id, status('completed')),
+        ])
+        expect([cancel.status, complete.status].filter((s) => s === 'fulfilled')).toHaveLength(1)
+        const stored = (await pair.tasks.get(task.id))!
+        const events = await pair.events.read(task.id)
+        expect(events).toHaveLength(3)
+        expect((events.at(-1)!.event as StatusUpdateEvent).status.state).toBe(stored.status.state)
+      }
+    })
+
+    it('appends artifact chunks to the artifact with the same id', async () => {
+      const task = await created()
+      await pair.tasks.apply(task.id, status('working'))
+      const chunk = (text: string, append: boolean) =>
+        pair.tasks.apply(task.id, {
+          kind: 'artifact',
+          artifact: { artifactId: 'doc', name: 'doc', parts: [textPart(text)] },
+          append,
+          lastChunk: false,
+        })
+      await chunk('a', false)
+      const { task: updated } = await chunk('b', true)
+      expect(updated.artifacts).toEqual([
+        { artifactId: 'doc', name: 'doc', parts: [textPart('a'), textPart('b')] },
+      ])
+    })
+
+    it('throws TaskNotFoundError when applying to a missing task', async () => {
+      await expect(pair.tasks.apply(randomUUID(), status('working'))).rejects.toBeInstanceOf(
+        TaskNotFoundError,
+      )
+    })
+
+    it('returns copies: changing a returned task changes nothing stored', async () => {
+      const task = await created()
+      const copy = (await pair.tasks.get(task.id))!
+      copy.status.state = 'completed'
+      copy.history.push(copy.history[0]!)
+      expect(await pair.tasks.get(task.id)).toEqual(task)
+    })
+
+    it('reads events after a cursor, in order, and knows the last id', async () => {
+      const task = await created()
+      await pair.tasks.apply(task.id, status('working'))
+      await pair.tasks.apply(task.id, status('completed'))
+      const all = await pair.events.read(task.id)
+      expect(all).toHaveLength(3)
+      expect(await pair.events.read(task.id, all[0]!.id)).toEqual(all.slice(1))
+      expect(await pair.events.read(task.id, all[2]!.id)).toEqual([])
+      expect(await pair.events.lastId(task.id)).toBe(all[2]!.id)
+      expect(await pair.events.lastId(randomUUID())).toBeUndefined()
+    })
+
+    it('rejects a cursor that is not one of its ids', async () => {
+      const task = await created()
+      await expect(pair.events.read(task.id, 'garbage')).rejects.toBeInstanceOf(InvalidRequestError)
+    })
+
+    it('follows: the backlog after the cursor, then live events, each exactly once', async () => {
+      const task = await created()
+      const controller = new AbortController()
+      const seen: string[] = []
+      const following = (async () => {
+        for await (const { event } of pair.events.follow(task.id, undefined, controller.signal)) {
+          if (event.kind === 'status-update') seen.push(event.status.state)
+          if (seen.length === 3) controller.abort()
+        }
+      })()
+      await pair.tasks.apply(task.id, status('working'))
+      await pair.tasks.apply(task.id, status('completed'))
+      await following
+      expect(seen).toEqual(['submitted', 'working', 'completed'])
+    })
+
+    it('stops following when the signal aborts', async () => {
+      const task = await created()
+      const controller = new AbortController()
+      const following = (async () => {
+        let count = 0
+        for await (const _ of pair.events.follow(task.id, undefined, controller.signal)) count++
+        return count
+      })()
+      setTimeout(() => controller.abort(), 30)
+      expect(await following).toBe(1)
+    })
+  })
+}
