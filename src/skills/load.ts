@@ -1,0 +1,64 @@
+/**
+ * Which skills the agent serves: bundled ones by name, plus the user's own from module paths
+ * (SKILL_MODULES), so a user adds a skill without editing the server.
+ */
+import { resolve } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { echoSkill } from './echo/index.js'
+import { reviewPrSkill } from './review-pr/index.js'
+import type { Skill } from './skill.js'
+
+export const BUNDLED_SKILLS: Readonly<Record<string, Skill>> = {
+  'review-pr': reviewPrSkill,
+  echo: echoSkill,
+}
+
+/** What a skill module may default-export. */
+export type SkillModuleExport = Skill | Skill[] | (() => Skill | Skill[] | Promise<Skill | Skill[]>)
+
+export async function loadSkills(
+  bundled: readonly string[],
+  modules: readonly string[],
+): Promise<Skill[]> {
+  const skills = bundled.map((name) => {
+    const skill = BUNDLED_SKILLS[name]
+    if (!skill) {
+      throw new Error(
+        `BUNDLED_SKILLS: unknown skill "${name}"; bundled: ${Object.keys(BUNDLED_SKILLS).join(', ')}`,
+      )
+    }
+    return skill
+  })
+  for (const specifier of modules) skills.push(...(await importSkills(specifier)))
+  return skills
+}
+
+async function importSkills(specifier: string): Promise<Skill[]> {
+  // A path (./x, /x, x.js) is taken from the working directory; anything else is a package name.
+  const isPath = /^[./]|\.[cm]?js$/.test(specifier)
+  const url = isPath ? pathToFileURL(resolve(specifier)).href : specifier
+  let exported: unknown
+  try {
+    exported = ((await import(url)) as { default?: unknown }).default
+  } catch (error) {
+    throw new Error(`SKILL_MODULES: cannot load "${specifier}": ${(error as Error).message}`, {
+      cause: error,
+    })
+  }
+  if (typeof exported === 'function') exported = await (exported as () => unknown)()
+  const skills = Array.isArray(exported) ? exported : [exported]
+  for (const skill of skills) assertSkill(skill, specifier)
+  return skills as Skill[]
+}
+
+function assertSkill(value: unknown, specifier: string): asserts value is Skill {
+  const skill = value as Partial<Skill> | undefined
+  const missing = (['id', 'name', 'description'] as const).filter(
+    (key) => typeof skill?.[key] !== 'string',
+  )
+  if (!Array.isArray(skill?.tags)) missing.push('tags' as never)
+  if (typeof skill?.execute !== 'function') missing.push('execute' as never)
+  if (missing.length > 0) {
+    throw new Error(`SKILL_MODULES: "${specifier}" exports a skill without ${missing.join(', ')}`)
+  }
+}

@@ -1,0 +1,99 @@
+/**
+ * What the user asked for, read from the whole conversation: a continuation turn carries only the
+ * answer ("python"), so the diff, focus and language are gathered across every user message.
+ */
+import type { Message } from '../../domain/model.js'
+import { contentOf } from '../../domain/parts.js'
+import type { DiffFile } from './diff.js'
+import { diffFromField, findDiff, type FoundDiff } from './find-diff.js'
+import { languageFromText, normalizeLanguage } from './language-names.js'
+import type { Language } from './languages.js'
+import { CATEGORIES, type Category } from './rule.js'
+
+export interface ReviewRequest {
+  /** Undefined until the user has sent one. */
+  files?: DiffFile[]
+  focus: Category[]
+  /** Named in a data part or in the user's words; fills in files we cannot place ourselves. */
+  language?: Language
+  /** A language named in a data part that we have no rules for (kept to explain a question). */
+  unknownLanguage?: string
+}
+
+export type ReadResult = { ok: true; request: ReviewRequest } | { ok: false; reason: string }
+
+interface Turn {
+  data: Record<string, unknown>
+  found?: FoundDiff
+  /** The user's own words in this message, outside the diff. */
+  prose: string
+}
+
+export function readRequest(message: Message, history: readonly Message[]): ReadResult {
+  const messages = history.filter((entry) => entry.role === 'user')
+  if (messages.at(-1)?.messageId !== message.messageId) messages.push(message)
+
+  const turns: Turn[] = []
+  for (const entry of messages) {
+    const turn = readTurn(entry)
+    if (typeof turn === 'string') return { ok: false, reason: turn }
+    turns.push(turn)
+  }
+  // The first diff sent is the one under review; later turns answer our questions about it.
+  const files = turns.find((turn) => turn.found)?.found?.files
+
+  const latestFocus = turns.findLast((turn) => turn.data.focus !== undefined)?.data.focus
+  const focus = latestFocus === undefined ? [...CATEGORIES] : parseFocus(latestFocus)
+  if (typeof focus === 'string') return { ok: false, reason: focus }
+
+  return { ok: true, request: { files, focus, ...latestLanguage(turns) } }
+}
+
+function readTurn(message: Message): Turn | string {
+  const { text, data } = contentOf(message.parts)
+  if (data.language !== undefined && typeof data.language !== 'string') {
+    return 'The "language" field must be a string such as "python"'
+  }
+  if (data.diff !== undefined) {
+    if (typeof data.diff !== 'string') return 'The "diff" field must be a string'
+    const found = diffFromField(data.diff)
+    if (!found) {
+      return 'The "diff" field does not contain a unified diff (no ---/+++ file headers or @@ hunks)'
+    }
+    return { data, found, prose: text }
+  }
+  const found = findDiff(text)
+  return { data, found, prose: found ? found.prose : text }
+}
+
+/** Newest first: what the user said last wins, and a data field beats their prose. */
+function latestLanguage(
+  turns: readonly Turn[],
+): Pick<ReviewRequest, 'language' | 'unknownLanguage'> {
+  let unknownLanguage: string | undefined
+  for (const turn of [...turns].reverse()) {
+    const named = turn.data.language
+    if (typeof named === 'string' && named.trim() !== '') {
+      const language = normalizeLanguage(named)
+      if (language) return { language }
+      unknownLanguage ??= named.trim()
+    }
+    const language = languageFromText(turn.prose)
+    if (language) return { language }
+  }
+  return unknownLanguage === undefined ? {} : { unknownLanguage }
+}
+
+function parseFocus(value: unknown): Category[] | string {
+  const expected = `expected one or more of: ${CATEGORIES.join(', ')}`
+  if (!Array.isArray(value)) return `The "focus" field must be an array (${expected})`
+  const chosen = new Set<Category>()
+  for (const item of value as unknown[]) {
+    const name = typeof item === 'string' ? item.trim().toLowerCase() : undefined
+    const category = CATEGORIES.find((candidate) => candidate === name)
+    if (!category) return `Unknown focus ${JSON.stringify(item)}: ${expected}`
+    chosen.add(category)
+  }
+  // An empty list asks for nothing in particular: review everything, as when it is absent.
+  return chosen.size === 0 ? [...CATEGORIES] : CATEGORIES.filter((c) => chosen.has(c))
+}

@@ -1,0 +1,25 @@
+/** How findings read to a person: a one-line summary and a short plain-text report. */
+import type { Finding } from './review.js'
+import { SEVERITIES } from './rule.js'
+
+const plural = (count: number, noun: string): string => `${count} ${noun}${count === 1 ? '' : 's'}`
+
+/** "3 findings in 2 files: 1 critical, 1 high, 1 low", or "No issues found in 2 files". */
+export function summaryLine(findings: readonly Finding[], reviewedFiles: number): string {
+  if (findings.length === 0) return `No issues found in ${plural(reviewedFiles, 'file')}`
+  const files = new Set(findings.map((finding) => finding.file)).size
+  const counts = SEVERITIES.map(
+    (severity) => [severity, findings.filter((f) => f.severity === severity).length] as const,
+  )
+    .filter(([, count]) => count > 0)
+    .map(([severity, count]) => `${count} ${severity}`)
+  return `${plural(findings.length, 'finding')} in ${plural(files, 'file')}: ${counts.join(', ')}`
+}
+
+/** The summary, then one `path:line [severity] issue` line per finding, in the given order. */
+export function reportText(summary: string, findings: readonly Finding[]): string {
+  const lines = findings.map(
+    (finding) => `${finding.file}:${finding.line} [${finding.severity}] ${finding.issue}`,
+  )
+  return [summary, ...lines].join('\n')
+}

@@ -1,0 +1,61 @@
+/**
+ * Credentials written into the code. Two kinds: values whose own shape gives them away (AWS key
+ * ids, PEM private keys, GitHub/Slack/Stripe/Google tokens) — certain wherever they appear — and
+ * string literals assigned to something named like a secret, where the value must look real:
+ * environment lookups are not literals, and empty strings, placeholders, paths, env-var names and
+ * prose are not secrets.
+ */
+
+const TOKEN_SHAPES = [
+  /\bAKIA[0-9A-Z]{16}\b/,
+  /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----/,
+  /\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36}\b/,
+  /\bgithub_pat_[A-Za-z0-9_]{22,}/,
+  /\bxox[abposr]-[0-9A-Za-z-]{10,}/,
+  /\b[sr]k_live_[0-9A-Za-z]{16,}/,
+  /\bAIza[0-9A-Za-z_-]{35}\b/,
+]
+
+/** AWS documents its examples with keys ending in EXAMPLE; they are meant to be copied. */
+const DOCUMENTED_EXAMPLE = /\bAKIA[0-9A-Z]{9}EXAMPLE\b/
+
+export function containsCredential(text: string): boolean {
+  const line = text.replace(DOCUMENTED_EXAMPLE, '')
+  return TOKEN_SHAPES.some((shape) => shape.test(line))
+}
+
+/**
+ * `name = "value"`, `name: "value"` (objects, YAML), `name := "value"` (Go), `name => 'value'`,
+ * `name: str = "value"` (annotated), `config["name"] = "value"`; never `==` comparisons.
+ */
+const ASSIGNMENT =
+  /([A-Za-z_$][\w$-]*)["']?\]?\s*(?::\s*[A-Za-z_][\w.[\]|]*\s*(?==)|)(?:=>|:=|=(?!=)|:)\s*[rbuRBU]?(["'`])((?:\\.|(?!\2).)*)\2/g
+
+/** The name ends in a secret-ish word: `db_password`, `apiKey`, `CLIENT_SECRET`, `authToken`. */
+const SECRET_NAME =
+  /(?:password|passwd|passphrase|pwd|secret|(?:api|access|secret|private)[_-]?key|token|credentials?)$/i
+
+const PLACEHOLDER =
+  /^(?:x+|\*+|\.+|-+|<[^>]*>|\{\{.*\}\}|\$\{.*\}|\$[A-Z_]+|%\(.*\)s|%s|changeme|change_me|changeit|password|passwd|secret|token|apikey|api_key|dummy|example|sample|placeholder|redacted|none|null|undefined|todo|fixme|your[-_ ].*|.*[-_]here)$/i
+
+export function assignsSecret(text: string): boolean {
+  for (const match of text.matchAll(ASSIGNMENT)) {
+    const [, name = '', , value = ''] = match
+    if (SECRET_NAME.test(name) && looksReal(value, name)) return true
+  }
+  return false
+}
+
+/** Names where a person picks the value; for tokens and keys ("Token", "sort_key") we want randomness. */
+const CHOSEN_SECRET = /(?:password|passwd|passphrase|pwd|secret|credentials?)$/i
+
+function looksReal(value: string, name: string): boolean {
+  if (value.length < 6 || /\s/.test(value)) return false
+  if (PLACEHOLDER.test(value)) return false
+  if (/^[A-Z][A-Z0-9_]*$/.test(value)) return false // the NAME of an env var or setting
+  if (/^(?:\/|\.\.?\/|~\/|https?:\/\/[^@]*$)/.test(value)) return false // a path or plain URL
+  if (/^#[0-9a-f]{3,8}$/i.test(value)) return false // a colour (syntax-highlighting "Token" styles)
+  if (/%[sd(]|\{\w*\}|\(\?|\\[dswbSWB]/.test(value)) return false // a format string or regex
+  if (CHOSEN_SECRET.test(name)) return /[A-Za-z0-9]/.test(value)
+  return value.length >= 8 && /[A-Za-z]/.test(value) && /\d/.test(value)
+}

@@ -1,0 +1,64 @@
+/**
+ * The extension point: a Skill is what an agent does. The engine calls `execute` once per turn
+ * (again after each input-required continuation, with the whole history), so a skill keeps no
+ * state between calls and any process can resume a task.
+ */
+import type { Logger } from 'pino'
+import type { MessageContent } from '../domain/parts.js'
+import type { SkillCard } from '../domain/agent.js'
+import type { Message, Part } from '../domain/model.js'
+
+export type { JsonSchema, SkillCard } from '../domain/agent.js'
+
+export interface ArtifactInput {
+  /** Needed to append chunks to an artifact emitted earlier; generated when absent. */
+  artifactId?: string
+  name?: string
+  description?: string
+  parts: Part[]
+  metadata?: Record<string, unknown>
+}
+
+export interface ChunkOptions {
+  /** Add these parts to the artifact with the same id instead of replacing it. */
+  append?: boolean
+  /** This is the artifact's last chunk. */
+  lastChunk?: boolean
+}
+
+/** How a turn ends. Returning nothing means `completed`. */
+export type SkillOutcome =
+  | { state: 'completed'; message?: Part[] }
+  | { state: 'input-required'; message: Part[] }
+  | { state: 'failed'; message: Part[] }
+  | { state: 'rejected'; message: Part[] }
+
+export interface SkillContext {
+  readonly taskId: string
+  readonly contextId: string
+  /** The message that started this turn. */
+  readonly message: Message
+  /** Its content, flattened. */
+  readonly input: MessageContent
+  /** The whole conversation, oldest first; the last entry is `message`. */
+  readonly history: readonly Message[]
+  /** Aborted when the task is canceled, times out, or the server shuts down. */
+  readonly signal: AbortSignal
+  readonly log: Logger
+  /** Report progress: a `working` status with this text. */
+  progress(text: string): Promise<void>
+  /** Deliver an artifact (or a chunk of one); resolves to its id. */
+  emitArtifact(artifact: ArtifactInput, chunk?: ChunkOptions): Promise<string>
+  /** Outcomes, to `return` from `execute`. */
+  complete(text?: string): SkillOutcome
+  requestInput(question: string): SkillOutcome
+  fail(reason: string): SkillOutcome
+  reject(reason: string): SkillOutcome
+}
+
+export interface Skill extends SkillCard {
+  execute(ctx: SkillContext): Promise<SkillOutcome | void>
+}
+
+/** Identity helper that gives a skill object literal its type. */
+export const defineSkill = (skill: Skill): Skill => skill

@@ -1,0 +1,54 @@
+import type { FastifyInstance } from 'fastify'
+import { afterEach, describe, expect, it } from 'vitest'
+import { loadSkills } from '../../src/skills/load.js'
+import { SkillRegistry } from '../../src/skills/registry.js'
+import { testApp } from '../helpers/app.js'
+import { sendBody } from '../helpers/bodies.js'
+
+describe('plugging in skills', () => {
+  let app: FastifyInstance | undefined
+  afterEach(() => app?.close())
+
+  it('serves a skill from a module path in SKILL_MODULES, on the card and in tasks', async () => {
+    app = await testApp({
+      SKILL_MODULES: './test/fixtures/greeting-skill.js',
+      DEFAULT_SKILL: 'greet',
+    })
+    const card = (await app.inject('/.well-known/agent.json')).json()
+    expect(card.skills.map((s: { id: string }) => s.id)).toEqual(['review-pr', 'echo', 'greet'])
+    const task = (
+      await app.inject({ method: 'POST', url: '/tasks/send', payload: sendBody('Ada') })
+    ).json()
+    expect(task.artifacts[0].parts).toEqual([{ type: 'text', text: 'Hello, Ada!' }])
+  })
+
+  it('accepts a module whose default export is a factory of several skills', async () => {
+    const skills = await loadSkills([], ['./test/fixtures/skill-factory.js'])
+    expect(skills.map((s) => s.id)).toEqual(['upper', 'lower'])
+  })
+
+  it('names the module and what is missing when an export is not a skill', async () => {
+    await expect(loadSkills([], ['./test/fixtures/not-a-skill.js'])).rejects.toThrow(
+      'SKILL_MODULES: "./test/fixtures/not-a-skill.js" exports a skill without description, tags, execute',
+    )
+  })
+
+  it('names the module when it cannot be loaded', async () => {
+    await expect(loadSkills([], ['./test/fixtures/missing.js'])).rejects.toThrow(
+      /^SKILL_MODULES: cannot load "\.\/test\/fixtures\/missing\.js"/,
+    )
+  })
+
+  it('refuses an unknown bundled skill and a DEFAULT_SKILL it does not serve', async () => {
+    await expect(loadSkills(['nope'], [])).rejects.toThrow('BUNDLED_SKILLS: unknown skill "nope"')
+    const skills = await loadSkills(['echo'], [])
+    expect(() => new SkillRegistry(skills, 'review-pr')).toThrow(
+      'DEFAULT_SKILL "review-pr" is not one of: echo',
+    )
+  })
+
+  it('refuses two skills with one id', async () => {
+    const skills = await loadSkills(['echo', 'echo'], [])
+    expect(() => new SkillRegistry(skills)).toThrow('two skills share the id "echo"')
+  })
+})
