@@ -1,0 +1,14 @@
+/**
+ * Where a task's turn runs. The inline dispatcher runs it in this process; a queue dispatcher
+ * (Redis) hands it to any worker. Both abort a turn when its task is canceled.
+ */
+export interface Dispatcher {
+  /** Runs the task's next turn. Returns once the turn is accepted, not when it ends. */
+  dispatch(taskId: string): Promise<void>
+  /** Aborts the turn running for this task, if any. */
+  abort(taskId: string, reason: AbortReason): Promise<void>
+  /** Takes no more turns; waits up to `graceMs` for running ones, then aborts them. */
+  close(graceMs: number): Promise<void>
+}
+
+export type AbortReason = 'canceled' | 'timeout' | 'shutdown'

@@ -1,0 +1,51 @@
+/** Runs each turn in this process, and keeps what it needs to abort or drain them. */
+import { ServiceUnavailableError } from '../domain/errors.js'
+import type { AbortReason, Dispatcher } from './dispatcher.js'
+import type { Runner } from './runner.js'
+
+interface Running {
+  controller: AbortController
+  done: Promise<void>
+}
+
+export class InlineDispatcher implements Dispatcher {
+  readonly #running = new Map<string, Running>()
+  #closed = false
+
+  constructor(private readonly runner: Runner) {}
+
+  get runningCount(): number {
+    return this.#running.size
+  }
+
+  dispatch(taskId: string): Promise<void> {
+    if (this.#closed)
+      return Promise.reject(new ServiceUnavailableError('The server is shutting down'))
+    const controller = new AbortController()
+    const done = this.runner.run(taskId, controller.signal).finally(() => {
+      if (this.#running.get(taskId)?.controller === controller) this.#running.delete(taskId)
+    })
+    this.#running.set(taskId, { controller, done })
+    return Promise.resolve()
+  }
+
+  abort(taskId: string, reason: AbortReason): Promise<void> {
+    this.#running.get(taskId)?.controller.abort(reason)
+    return Promise.resolve()
+  }
+
+  async close(graceMs: number): Promise<void> {
+    this.#closed = true
+    const all = () => Promise.all([...this.#running.values()].map((running) => running.done))
+    let timer: NodeJS.Timeout | undefined
+    const graceOver = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), graceMs)
+    })
+    const result = await Promise.race([all().then(() => 'drained' as const), graceOver])
+    clearTimeout(timer)
+    if (result === 'timeout') {
+      for (const running of this.#running.values()) running.controller.abort('shutdown')
+      await all()
+    }
+  }
+}

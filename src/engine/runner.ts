@@ -1,0 +1,124 @@
+/**
+ * Runs one turn of a task: moves it to working, calls the skill's `execute`, and writes the
+ * outcome. A failing skill fails its task (details go to the log, never to the caller); a turn
+ * that outlives SKILL_TIMEOUT_MS fails with a message saying so.
+ */
+import { randomUUID } from 'node:crypto'
+import type { Logger } from 'pino'
+import type { Message, Task, TaskState } from '../domain/model.js'
+import { now } from '../domain/model.js'
+import { agentMessage, textPart } from '../domain/parts.js'
+import type { SkillOutcome } from '../skills/skill.js'
+import type { SkillRegistry } from '../skills/registry.js'
+import type { TaskStore } from '../store/task-store.js'
+import { TransitionRejectedError } from '../store/task-store.js'
+import type { AbortReason } from './dispatcher.js'
+import { TurnContext } from './turn-context.js'
+
+export interface RunnerOptions {
+  store: TaskStore
+  skills: SkillRegistry
+  log: Logger
+  /** 0 disables the timeout. */
+  skillTimeoutMs: number
+}
+
+export class Runner {
+  constructor(private readonly options: RunnerOptions) {}
+
+  async run(taskId: string, signal: AbortSignal): Promise<void> {
+    const { store, skills } = this.options
+    const log = this.options.log.child({ taskId })
+    try {
+      let task = await store.get(taskId)
+      if (task?.status.state === 'submitted') {
+        task = await this.#transition(taskId, 'working', undefined, ['submitted'])
+      }
+      if (!task || task.status.state !== 'working') return
+      const skill = skills.get(task.skillId)
+      if (!skill) {
+        await this.#transition(
+          taskId,
+          'failed',
+          `This agent no longer offers skill "${task.skillId}"`,
+        )
+        return
+      }
+      const outcome = await this.#execute(task, signal, log.child({ skillId: skill.id }))
+      if (outcome === 'aborted') return
+      await this.#finish(taskId, outcome)
+    } catch (error) {
+      log.error({ err: error }, 'turn failed outside the skill')
+    }
+  }
+
+  async #execute(task: Task, outer: AbortSignal, log: Logger): Promise<SkillOutcome | 'aborted'> {
+    const skill = this.options.skills.get(task.skillId)!
+    const controller = new AbortController()
+    const abort = (reason: AbortReason) => controller.abort(reason)
+    const onOuterAbort = () => abort(outer.reason as AbortReason)
+    outer.addEventListener('abort', onOuterAbort, { once: true })
+    if (outer.aborted) onOuterAbort()
+    const { skillTimeoutMs } = this.options
+    const timer =
+      skillTimeoutMs > 0 ? setTimeout(() => abort('timeout'), skillTimeoutMs) : undefined
+    const aborted = new Promise<'aborted'>((resolve) =>
+      controller.signal.addEventListener('abort', () => resolve('aborted'), { once: true }),
+    )
+    try {
+      const context = new TurnContext(task, controller.signal, log, this.options.store)
+      const result = await Promise.race([skill.execute(context), aborted])
+      if (!controller.signal.aborted) return result ?? { state: 'completed' }
+    } catch (error) {
+      if (!controller.signal.aborted) {
+        log.error({ err: error }, 'skill threw')
+        return { state: 'failed', message: [textPart('The skill failed with an internal error')] }
+      }
+    } finally {
+      clearTimeout(timer)
+      outer.removeEventListener('abort', onOuterAbort)
+    }
+    const reason = controller.signal.reason as AbortReason
+    if (reason === 'timeout') {
+      return {
+        state: 'failed',
+        message: [textPart(`The task timed out after ${skillTimeoutMs} ms`)],
+      }
+    }
+    if (reason === 'shutdown') {
+      return {
+        state: 'failed',
+        message: [textPart('The server shut down before the task finished')],
+      }
+    }
+    return 'aborted'
+  }
+
+  async #finish(taskId: string, outcome: SkillOutcome): Promise<void> {
+    const message = outcome.message && agentMessage(randomUUID(), outcome.message)
+    await this.#transition(taskId, outcome.state, message)
+  }
+
+  /** Writes a status; a task that has meanwhile ended (e.g. canceled) keeps its state. */
+  async #transition(
+    taskId: string,
+    state: TaskState,
+    message?: Message | string,
+    from?: TaskState[],
+  ): Promise<Task | undefined> {
+    const statusMessage =
+      typeof message === 'string' ? agentMessage(randomUUID(), [textPart(message)]) : message
+    try {
+      const { task } = await this.options.store.apply(taskId, {
+        kind: 'status',
+        status: { state, timestamp: now(), ...(statusMessage && { message: statusMessage }) },
+        ...(statusMessage && state !== 'working' && { appendToHistory: [statusMessage] }),
+        ...(from && { from }),
+      })
+      return task
+    } catch (error) {
+      if (error instanceof TransitionRejectedError) return undefined
+      throw error
+    }
+  }
+}

@@ -1,0 +1,87 @@
+/** The SkillContext a running turn gets: its reports become task changes in the store. */
+import { randomUUID } from 'node:crypto'
+import type { Logger } from 'pino'
+import type { TaskChange } from '../domain/events.js'
+import type { Message, Task } from '../domain/model.js'
+import { now } from '../domain/model.js'
+import { agentMessage, contentOf, textPart } from '../domain/parts.js'
+import type { MessageContent } from '../domain/parts.js'
+import type { ArtifactInput, ChunkOptions, SkillContext, SkillOutcome } from '../skills/skill.js'
+import type { TaskStore } from '../store/task-store.js'
+import { TransitionRejectedError } from '../store/task-store.js'
+
+export class TurnContext implements SkillContext {
+  readonly taskId: string
+  readonly contextId: string
+  readonly message: Message
+  readonly input: MessageContent
+  readonly history: readonly Message[]
+
+  constructor(
+    task: Task,
+    readonly signal: AbortSignal,
+    readonly log: Logger,
+    private readonly store: TaskStore,
+  ) {
+    this.taskId = task.id
+    this.contextId = task.contextId
+    this.history = task.history
+    this.message = task.history.findLast((message) => message.role === 'user') ?? {
+      messageId: randomUUID(),
+      role: 'user',
+      parts: [],
+    }
+    this.input = contentOf(this.message.parts)
+  }
+
+  async progress(text: string): Promise<void> {
+    await this.#apply({
+      kind: 'status',
+      status: {
+        state: 'working',
+        timestamp: now(),
+        message: agentMessage(randomUUID(), [textPart(text)]),
+      },
+      from: ['working'],
+    })
+  }
+
+  async emitArtifact(artifact: ArtifactInput, chunk: ChunkOptions = {}): Promise<string> {
+    const artifactId = artifact.artifactId ?? randomUUID()
+    await this.#apply({
+      kind: 'artifact',
+      artifact: { ...artifact, artifactId },
+      append: chunk.append ?? false,
+      lastChunk: chunk.lastChunk ?? false,
+    })
+    return artifactId
+  }
+
+  complete(text?: string): SkillOutcome {
+    return text === undefined
+      ? { state: 'completed' }
+      : { state: 'completed', message: [textPart(text)] }
+  }
+
+  requestInput(question: string): SkillOutcome {
+    return { state: 'input-required', message: [textPart(question)] }
+  }
+
+  fail(reason: string): SkillOutcome {
+    return { state: 'failed', message: [textPart(reason)] }
+  }
+
+  reject(reason: string): SkillOutcome {
+    return { state: 'rejected', message: [textPart(reason)] }
+  }
+
+  /** Once the task has ended (canceled, timed out), a skill's late reports are dropped. */
+  async #apply(change: TaskChange): Promise<void> {
+    if (this.signal.aborted) return
+    try {
+      await this.store.apply(this.taskId, change)
+    } catch (error) {
+      if (!(error instanceof TransitionRejectedError)) throw error
+    }
+  }
+}

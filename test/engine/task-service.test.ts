@@ -1,0 +1,148 @@
+import { randomUUID } from 'node:crypto'
+import pino from 'pino'
+import { describe, expect, it } from 'vitest'
+import { TaskNotCancelableError } from '../../src/domain/errors.js'
+import type { Message } from '../../src/domain/model.js'
+import { textPart } from '../../src/domain/parts.js'
+import { InlineDispatcher } from '../../src/engine/inline-dispatcher.js'
+import { Runner } from '../../src/engine/runner.js'
+import { TaskService } from '../../src/engine/task-service.js'
+import { SkillRegistry } from '../../src/skills/registry.js'
+import type { Skill } from '../../src/skills/skill.js'
+import { defineSkill } from '../../src/skills/skill.js'
+import { MemoryEventLog } from '../../src/store/memory/event-log.js'
+import { MemoryTaskStore } from '../../src/store/memory/task-store.js'
+import { slowSkill, stuckSkill } from '../helpers/skills.js'
+
+function engine(skills: Skill[], skillTimeoutMs = 0) {
+  const events = new MemoryEventLog()
+  const store = new MemoryTaskStore(events)
+  const registry = new SkillRegistry(skills)
+  const runner = new Runner({
+    store,
+    skills: registry,
+    log: pino({ level: 'silent' }),
+    skillTimeoutMs,
+  })
+  const dispatcher = new InlineDispatcher(runner)
+  const service = new TaskService({
+    store,
+    events,
+    skills: registry,
+    dispatcher,
+    limits: { maxParts: 10, maxTextLength: 1000, maxFileBytes: 1000 },
+  })
+  return { service, dispatcher, events }
+}
+
+const userMessage = (text: string): Message => ({
+  messageId: randomUUID(),
+  role: 'user',
+  parts: [textPart(text)],
+})
+
+/** Completes as soon as it is released, so a test can race completion against cancel. */
+function releasableSkill() {
+  let release!: () => void
+  const released = new Promise<void>((resolve) => (release = resolve))
+  const skill = defineSkill({
+    id: 'releasable',
+    name: 'Releasable',
+    description: 'waits for the test',
+    tags: [],
+    async execute(ctx) {
+      await released
+      return ctx.complete('finished')
+    },
+  })
+  return { skill, release }
+}
+
+describe('TaskService', () => {
+  it('lets one of two concurrent cancels win; the other names the canceled state', async () => {
+    const { service, dispatcher } = engine([slowSkill()])
+    const { task } = await service.send({ message: userMessage('go') })
+    const results = await Promise.allSettled([service.cancel(task.id), service.cancel(task.id)])
+    expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected'])
+    const rejected = results.find((r) => r.status === 'rejected')!
+    expect(rejected.reason).toBeInstanceOf(TaskNotCancelableError)
+    expect(rejected.reason.details).toMatchObject({ state: 'canceled' })
+    await dispatcher.close(1000)
+    expect((await service.get(task.id)).status.state).toBe('canceled')
+  })
+
+  it('keeps the task canceled when the skill completes after the cancel', async () => {
+    const { skill, release } = releasableSkill()
+    const { service, dispatcher, events } = engine([skill])
+    const { task } = await service.send({ message: userMessage('go') })
+    await service.waitForFinal(task.id, 20)
+    await service.cancel(task.id)
+    release()
+    await dispatcher.close(1000)
+    const stored = await service.get(task.id)
+    expect(stored.status.state).toBe('canceled')
+    expect(stored.transitions.map((t) => t.state)).toEqual(['submitted', 'working', 'canceled'])
+    const states = (await events.read(task.id)).map(
+      (e) => e.event.kind === 'status-update' && e.event.status.state,
+    )
+    expect(states).toEqual(['submitted', 'working', 'canceled'])
+  })
+
+  it('races completion against cancel many times: always one winner, never a corrupt task', async () => {
+    for (let round = 0; round < 25; round++) {
+      const { skill, release } = releasableSkill()
+      const { service, dispatcher, events } = engine([skill])
+      const { task } = await service.send({ message: userMessage('go') })
+      await service.waitForFinal(task.id, 5)
+      const cancel = service.cancel(task.id).then(
+        () => 'canceled',
+        () => 'too late',
+      )
+      release()
+      const outcome = await cancel
+      await dispatcher.close(1000)
+      const stored = await service.get(task.id)
+      const terminal = stored.transitions.slice(2).map((t) => t.state)
+      expect(terminal).toHaveLength(1)
+      expect(terminal[0]).toBe(outcome === 'canceled' ? 'canceled' : 'completed')
+      expect((await events.read(task.id)).length).toBe(stored.transitions.length)
+    }
+  })
+
+  it('creates one task from many concurrent sends of the same request', async () => {
+    const { skill, release } = releasableSkill()
+    const { service, dispatcher } = engine([skill])
+    const taskId = randomUUID()
+    const message = userMessage('same')
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        service.send({ taskId, message: { ...message, messageId: randomUUID() } }),
+      ),
+    )
+    expect(results.filter((r) => r.created)).toHaveLength(1)
+    release()
+    await dispatcher.close(1000)
+    expect((await service.get(taskId)).status.state).toBe('completed')
+  })
+
+  it('on shutdown waits for running turns, then fails the ones past the grace period', async () => {
+    const { service, dispatcher } = engine([stuckSkill])
+    const { task } = await service.send({ message: userMessage('never ends') })
+    await dispatcher.close(50)
+    expect((await service.get(task.id)).status).toMatchObject({
+      state: 'failed',
+      message: { parts: [{ kind: 'text', text: 'The server shut down before the task finished' }] },
+    })
+    await expect(service.send({ message: userMessage('late') })).rejects.toMatchObject({
+      code: 'SERVICE_UNAVAILABLE',
+    })
+  })
+
+  it('fails a turn that ignores its signal once the timeout passes', async () => {
+    const { service, dispatcher } = engine([stuckSkill], 30)
+    const { task } = await service.send({ message: userMessage('hang') })
+    const final = await service.waitForFinal(task.id, 2000)
+    expect(final.status.state).toBe('failed')
+    await dispatcher.close(10)
+  })
+})
