@@ -1,0 +1,128 @@
+/**
+ * buildApp: the whole server as a Fastify instance, wired from a Config. Tests build this and
+ * use `inject` (or listen, for SSE); only src/server.ts touches the process.
+ */
+import sseModule from '@fastify/sse'
+import type { fastifySSE } from '@fastify/sse'
+import Fastify from 'fastify'
+import type { FastifyError, FastifyInstance } from 'fastify'
+import type { Logger } from 'pino'
+import { declareAgent } from './agent.js'
+import type { Config } from './config.js'
+import { RouteNotFoundError } from './domain/errors.js'
+import type { Dispatcher } from './engine/dispatcher.js'
+import { InlineDispatcher } from './engine/inline-dispatcher.js'
+import { Runner } from './engine/runner.js'
+import { TaskService } from './engine/task-service.js'
+import { toA2AError } from './http/errors.js'
+import engine from './http/plugins/engine.js'
+import requestId, { genReqId } from './http/plugins/request-id.js'
+import health from './http/routes/health.js'
+import seedDialect from './http/routes/seed/index.js'
+import { zodValidatorCompiler } from './http/zod-type-provider.js'
+import { seedErrorReply } from './protocol/seed/errors.js'
+import { loadSkills } from './skills/load.js'
+import { SkillRegistry } from './skills/registry.js'
+import type { Skill } from './skills/skill.js'
+import type { EventLog } from './store/event-log.js'
+import { MemoryEventLog } from './store/memory/event-log.js'
+import { MemoryTaskStore } from './store/memory/task-store.js'
+import type { TaskStore } from './store/task-store.js'
+
+// The package's CommonJS export is the fastify-plugin-wrapped plugin; its typings describe the
+// module instead, and its `default` is the unwrapped function (which would be encapsulated).
+const sse = sseModule as unknown as typeof fastifySSE
+
+export interface AppOverrides {
+  /** Serve these skills instead of the configured ones. */
+  skills?: Skill[]
+  logger?: Logger
+  store?: { tasks: TaskStore; events: EventLog }
+  dispatcher?: (runner: Runner) => Dispatcher
+}
+
+export async function buildApp(
+  config: Config,
+  overrides: AppOverrides = {},
+): Promise<FastifyInstance> {
+  const app = Fastify({
+    ...(overrides.logger
+      ? { loggerInstance: overrides.logger }
+      : { logger: loggerOptions(config) }),
+    bodyLimit: config.BODY_LIMIT,
+    genReqId,
+    return503OnClosing: true,
+  }) as unknown as FastifyInstance
+  app.setValidatorCompiler(zodValidatorCompiler)
+  // Every dialect speaks JSON; a text/plain body is refused (415) rather than parsed as a string.
+  app.removeContentTypeParser('text/plain')
+
+  const skills = new SkillRegistry(
+    overrides.skills ?? (await loadSkills(config.BUNDLED_SKILLS, config.SKILL_MODULES)),
+    config.DEFAULT_SKILL,
+  )
+  const memoryEvents = new MemoryEventLog()
+  const store = overrides.store ?? {
+    tasks: new MemoryTaskStore(memoryEvents),
+    events: memoryEvents,
+  }
+  const runner = new Runner({
+    store: store.tasks,
+    skills,
+    log: app.log as Logger,
+    skillTimeoutMs: config.SKILL_TIMEOUT_MS,
+  })
+  const dispatcher = overrides.dispatcher?.(runner) ?? new InlineDispatcher(runner)
+  const tasks = new TaskService({
+    store: store.tasks,
+    events: store.events,
+    skills,
+    dispatcher,
+    limits: {
+      maxParts: config.MAX_PARTS,
+      maxTextLength: config.MAX_TEXT_LENGTH,
+      maxFileBytes: config.MAX_FILE_BYTES,
+    },
+  })
+
+  await app.register(requestId)
+  await app.register(engine, {
+    tasks,
+    agent: declareAgent(config, skills.list()),
+    dispatcher,
+    shutdownGraceMs: config.SHUTDOWN_GRACE_MS,
+  })
+  await app.register(sse, { heartbeatInterval: config.SSE_HEARTBEAT_MS })
+  await app.register(health)
+  await app.register(seedDialect, {
+    bodyLimit: config.BODY_LIMIT,
+    cardMaxAgeSeconds: config.CARD_MAX_AGE_SECONDS,
+    sendWaitMs: config.SEND_WAIT_MS,
+  })
+
+  // Outside any dialect (unknown routes, probes) errors take the brief's shape.
+  app.setNotFoundHandler((request, reply) => {
+    const { statusCode, body } = seedErrorReply(
+      new RouteNotFoundError(request.method, request.url),
+      request.id,
+    )
+    return reply.code(statusCode).send(body)
+  })
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const a2aError = toA2AError(error, {
+      bodyLimit: config.BODY_LIMIT,
+      contentType: request.headers['content-type'],
+    })
+    const { statusCode, body } = seedErrorReply(a2aError, request.id)
+    if (statusCode >= 500) request.log.error({ err: error }, 'request failed')
+    return reply.code(statusCode).send(body)
+  })
+  return app
+}
+
+function loggerOptions(config: Config) {
+  return {
+    level: config.LOG_LEVEL,
+    redact: { paths: ['req.headers.authorization', 'req.headers.cookie'], censor: '[redacted]' },
+  }
+}

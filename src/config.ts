@@ -1,0 +1,89 @@
+/**
+ * The whole configuration, from the environment, validated once at start. Nothing else reads
+ * `process.env`. Every setting is documented in .env.example.
+ */
+import { z } from 'zod'
+
+const list = z.string().transform((value) =>
+  value
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean),
+)
+
+const int = (min: number, max = Number.MAX_SAFE_INTEGER) =>
+  z.coerce.number().int().min(min).max(max)
+
+export const ConfigSchema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+    HOST: z.string().min(1).default('127.0.0.1'),
+    PORT: int(0, 65535).default(3000),
+    /** Where callers reach this agent; published as the card's `url`. Defaults to http://localhost:PORT. */
+    PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
+    LOG_LEVEL: z
+      .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+      .default('info'),
+
+    AGENT_NAME: z.string().min(1).default('Code Review Agent'),
+    AGENT_DESCRIPTION: z
+      .string()
+      .min(1)
+      .default('Reviews pull requests for bugs, style violations, and security issues'),
+    AGENT_VERSION: z.string().min(1).default('1.0.0'),
+    AGENT_DOCUMENTATION_URL: z.url().optional(),
+    AGENT_PROVIDER_ORGANIZATION: z.string().min(1).optional(),
+    AGENT_PROVIDER_URL: z.url().optional(),
+    /** Module paths (or package names) whose default export is a Skill, a Skill[], or a factory of either. */
+    SKILL_MODULES: list.default([]),
+    /** Bundled skills to serve; `review-pr` and `echo` make the Code Review Agent. */
+    BUNDLED_SKILLS: list.default(['review-pr', 'echo']),
+    /** The skill that runs when a request names none. Defaults to the first skill. */
+    DEFAULT_SKILL: z.string().min(1).optional(),
+
+    /** Largest request body, in bytes. */
+    BODY_LIMIT: int(1024).default(1_048_576),
+    MAX_PARTS: int(1, 10_000).default(64),
+    MAX_TEXT_LENGTH: int(1).default(262_144),
+    /** Largest inline file (`bytes`, base64), in characters. */
+    MAX_FILE_BYTES: int(0).default(524_288),
+    /** How long a blocking send waits for a terminal or input-required state before answering. */
+    SEND_WAIT_MS: int(0).default(30_000),
+    /** How long one turn of a skill may run before the task fails. 0 disables it. */
+    SKILL_TIMEOUT_MS: int(0).default(300_000),
+    SSE_HEARTBEAT_MS: int(100).default(15_000),
+    CARD_MAX_AGE_SECONDS: int(0).default(300),
+    /** How long shutdown waits for running skills before aborting them. */
+    SHUTDOWN_GRACE_MS: int(0).default(10_000),
+  })
+  .transform((env) => ({
+    ...env,
+    PUBLIC_URL: (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ''),
+  }))
+
+export type Config = z.infer<typeof ConfigSchema>
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`)
+    this.name = 'ConfigError'
+  }
+}
+
+/** Parses the environment; a bad value throws a ConfigError naming each variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  // An empty variable means "unset", as in most .env files.
+  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''))
+  const result = ConfigSchema.safeParse(present)
+  if (result.success) return result.data
+  throw new ConfigError(
+    result.error.issues.map((issue) => {
+      const name = issue.path.join('.') || '(environment)'
+      const value = typeof issue.path[0] === 'string' ? present[issue.path[0]] : undefined
+      return `${name}: ${issue.message}${value === undefined ? '' : ` (got "${value}")`}`
+    }),
+  )
+}
+
+/** A test or embedding helper: defaults plus overrides, without touching process.env. */
+export const configFrom = (overrides: Record<string, string> = {}): Config => loadConfig(overrides)

@@ -1,0 +1,20 @@
+/** Every reply carries the request id (the caller's `x-request-id` when it is sane). */
+import { randomUUID } from 'node:crypto'
+import type { FastifyPluginAsync } from 'fastify'
+import type { IncomingMessage } from 'node:http'
+import fp from 'fastify-plugin'
+
+const SANE_ID = /^[\w.:-]{1,128}$/
+
+export const genReqId = (request: IncomingMessage): string => {
+  const given = request.headers['x-request-id']
+  return typeof given === 'string' && SANE_ID.test(given) ? given : randomUUID()
+}
+
+const requestId: FastifyPluginAsync = async (app) => {
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id)
+  })
+}
+
+export default fp(requestId, { name: 'a2a-request-id', fastify: '5.x' })

@@ -1,0 +1,44 @@
+/**
+ * POST /tasks/send creates a task (idempotent on its client-chosen id) and POST /tasks/:id/send
+ * continues an input-required one; both answer when the task is terminal or input-required,
+ * or with the still-working task once SEND_WAIT_MS has passed.
+ */
+import type { FastifyPluginAsync } from 'fastify'
+import { InvalidRequestError } from '../../../domain/errors.js'
+import { messageFromSeed, taskToSeed } from '../../../protocol/seed/codec.js'
+import { ContinueTaskBody, SendTaskBody, TaskParams } from '../../../protocol/seed/schemas.js'
+import type { ZodTypeProvider } from '../../zod-type-provider.js'
+import type { SeedRoutesOptions } from './index.js'
+
+const send: FastifyPluginAsync<SeedRoutesOptions> = async (fastify, options) => {
+  const app = fastify.withTypeProvider<ZodTypeProvider>()
+
+  app.post('/tasks/send', { schema: { body: SendTaskBody } }, async (request) => {
+    const { id, sessionId, message, metadata, historyLength } = request.body
+    await app.tasks.send({
+      taskId: id,
+      ...(sessionId && { contextId: sessionId }),
+      message: messageFromSeed(message),
+      ...(metadata && { metadata }),
+    })
+    const task = await app.tasks.waitForFinal(id, options.sendWaitMs)
+    return taskToSeed(task, historyLength)
+  })
+
+  app.post(
+    '/tasks/:id/send',
+    { schema: { params: TaskParams, body: ContinueTaskBody } },
+    async (request) => {
+      const { id } = request.params
+      const { message, historyLength } = request.body
+      if (request.body.id !== undefined && request.body.id !== id) {
+        throw new InvalidRequestError('must match the task id in the path', 'id')
+      }
+      await app.tasks.continue(id, messageFromSeed(message))
+      const task = await app.tasks.waitForFinal(id, options.sendWaitMs)
+      return taskToSeed(task, historyLength)
+    },
+  )
+}
+
+export default send

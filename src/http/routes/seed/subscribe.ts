@@ -1,0 +1,61 @@
+/**
+ * POST /tasks/sendSubscribe: creates the task (or finds it again, on a retry) and streams it as
+ * SSE until it is terminal or input-required. Every frame has an `id:`; a reconnect that sends
+ * `Last-Event-ID` gets exactly the frames after it.
+ */
+import type { FastifyPluginAsync } from 'fastify'
+import type { TaskService } from '../../../engine/task-service.js'
+import { messageFromSeed } from '../../../protocol/seed/codec.js'
+import { SendTaskBody } from '../../../protocol/seed/schemas.js'
+import { SeedFolder } from '../../../protocol/seed/stream.js'
+import type { ZodTypeProvider } from '../../zod-type-provider.js'
+
+const subscribe: FastifyPluginAsync = async (fastify) => {
+  const app = fastify.withTypeProvider<ZodTypeProvider>()
+
+  app.post(
+    '/tasks/sendSubscribe',
+    { schema: { body: SendTaskBody }, sse: 'manual' },
+    async (request, reply) => {
+      const { id, sessionId, message, metadata } = request.body
+      const { task } = await app.tasks.send({
+        taskId: id,
+        ...(sessionId && { contextId: sessionId }),
+        message: messageFromSeed(message),
+        ...(metadata && { metadata }),
+      })
+      const closed = new AbortController()
+      reply.sse.onClose(() => closed.abort())
+      const lastEventId = reply.sse.lastEventId ?? undefined
+      await reply.sse.send(frames(app.tasks, task.id, task.contextId, lastEventId, closed.signal))
+    },
+  )
+}
+
+async function* frames(
+  tasks: TaskService,
+  taskId: string,
+  sessionId: string,
+  lastEventId: string | undefined,
+  signal: AbortSignal,
+) {
+  const folder = new SeedFolder(taskId, sessionId)
+  const backlog = await tasks.events(taskId)
+  // An id this task's log never had replays everything: duplicates over loss.
+  const resumeAfter =
+    lastEventId === undefined ? -1 : backlog.findIndex((e) => e.id === lastEventId)
+  let final = false
+  for (const [index, stored] of backlog.entries()) {
+    const frame = folder.next(stored)
+    final = frame.final
+    if (index > resumeAfter) yield { id: frame.id, data: frame.data }
+  }
+  if (final) return
+  for await (const stored of tasks.follow(taskId, backlog.at(-1)?.id, signal)) {
+    const frame = folder.next(stored)
+    yield { id: frame.id, data: frame.data }
+    if (frame.final) return
+  }
+}
+
+export default subscribe

@@ -1,0 +1,72 @@
+/** Translates between the brief's wire shapes and the internal model, both ways. */
+import { randomUUID } from 'node:crypto'
+import type { Artifact, Message, Part, Task, TaskStatus } from '../../domain/model.js'
+import type { SeedMessage, SeedPart } from './schemas.js'
+
+export function messageFromSeed(message: SeedMessage): Message {
+  return {
+    messageId: randomUUID(),
+    role: message.role,
+    parts: message.parts.map(partFromSeed),
+    ...(message.metadata && { metadata: message.metadata }),
+  }
+}
+
+function partFromSeed(part: SeedPart): Part {
+  const metadata = part.metadata && { metadata: part.metadata }
+  switch (part.type) {
+    case 'text':
+      return { kind: 'text', text: part.text, ...metadata }
+    case 'data':
+      return { kind: 'data', data: part.data, ...metadata }
+    case 'file':
+      return { kind: 'file', file: part.file, ...metadata }
+  }
+}
+
+export function partToSeed(part: Part): Record<string, unknown> {
+  const metadata = part.metadata && { metadata: part.metadata }
+  switch (part.kind) {
+    case 'text':
+      return { type: 'text', text: part.text, ...metadata }
+    case 'data':
+      return { type: 'data', data: part.data, ...metadata }
+    case 'file':
+      return { type: 'file', file: part.file, ...metadata }
+  }
+}
+
+export const messageToSeed = (message: Message) => ({
+  role: message.role,
+  parts: message.parts.map(partToSeed),
+  ...(message.metadata && { metadata: message.metadata }),
+})
+
+export const statusToSeed = (status: TaskStatus) => ({
+  state: status.state,
+  timestamp: status.timestamp,
+  ...(status.message && { message: messageToSeed(status.message) }),
+})
+
+export const artifactToSeed = (artifact: Artifact, index: number) => ({
+  name: artifact.name,
+  description: artifact.description,
+  parts: artifact.parts.map(partToSeed),
+  index,
+  ...(artifact.metadata && { metadata: artifact.metadata }),
+})
+
+/** The Task as the brief's clients read it; `historyLength` adds the last N messages. */
+export function taskToSeed(task: Task, historyLength?: number) {
+  return {
+    id: task.id,
+    sessionId: task.contextId,
+    status: statusToSeed(task.status),
+    artifacts: task.artifacts.map(artifactToSeed),
+    ...(historyLength !== undefined &&
+      historyLength > 0 && { history: task.history.slice(-historyLength).map(messageToSeed) }),
+    statusHistory: task.transitions.map(statusToSeed),
+    ...(task.metadata && { metadata: task.metadata }),
+  }
+}
+export type SeedTask = ReturnType<typeof taskToSeed>

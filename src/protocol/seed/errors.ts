@@ -1,0 +1,25 @@
+/** The brief's dialect: ONE table from error code to HTTP status; the body is `{error: {...}}`. */
+import type { A2AError, A2AErrorCode } from '../../domain/errors.js'
+
+const HTTP_STATUS: Record<A2AErrorCode, number> = {
+  TASK_NOT_FOUND: 404,
+  TASK_NOT_CANCELABLE: 400,
+  INVALID_TASK_STATE: 409,
+  TASK_ID_CONFLICT: 409,
+  UNKNOWN_SKILL: 400,
+  INVALID_REQUEST: 400,
+  LIMIT_EXCEEDED: 400,
+  MALFORMED_JSON: 400,
+  UNSUPPORTED_CONTENT_TYPE: 415,
+  PAYLOAD_TOO_LARGE: 413,
+  ROUTE_NOT_FOUND: 404,
+  SERVICE_UNAVAILABLE: 503,
+  INTERNAL_ERROR: 500,
+}
+
+export function seedErrorReply(error: A2AError, requestId: string) {
+  return {
+    statusCode: HTTP_STATUS[error.code],
+    body: { error: { code: error.code, message: error.message, ...error.details, requestId } },
+  }
+}

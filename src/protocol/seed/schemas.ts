@@ -1,0 +1,64 @@
+/**
+ * The brief's dialect (the 2025 draft, REST-shaped): request bodies as zod schemas. Parts carry
+ * `type`, states are lowercase, and the client chooses the task id.
+ */
+import { z } from 'zod'
+
+const Metadata = z.record(z.string(), z.unknown())
+
+const SeedFile = z
+  .object({
+    name: z.string().optional(),
+    mimeType: z.string().optional(),
+    bytes: z.base64('must be base64').optional(),
+    uri: z.url().optional(),
+  })
+  .refine((file) => (file.bytes === undefined) !== (file.uri === undefined), {
+    message: 'a file has exactly one of bytes or uri',
+  })
+
+export const SeedPart = z.discriminatedUnion(
+  'type',
+  [
+    z.object({ type: z.literal('text'), text: z.string(), metadata: Metadata.optional() }),
+    z.object({
+      type: z.literal('data'),
+      data: z.record(z.string(), z.unknown()),
+      metadata: Metadata.optional(),
+    }),
+    z.object({ type: z.literal('file'), file: SeedFile, metadata: Metadata.optional() }),
+  ],
+  { error: 'a part has type "text", "data" or "file"' },
+)
+export type SeedPart = z.infer<typeof SeedPart>
+
+export const SeedMessage = z.object({
+  role: z.literal('user', { error: 'a caller sends messages with role "user"' }),
+  parts: z.array(SeedPart).min(1, 'a message needs at least one part'),
+  metadata: Metadata.optional(),
+})
+export type SeedMessage = z.infer<typeof SeedMessage>
+
+const HistoryLength = z.coerce.number().int().min(0).max(1000)
+
+export const SendTaskBody = z.object({
+  id: z.uuid('must be a UUID'),
+  sessionId: z.string().min(1).max(256).optional(),
+  message: SeedMessage,
+  metadata: Metadata.optional(),
+  historyLength: HistoryLength.optional(),
+})
+export type SendTaskBody = z.infer<typeof SendTaskBody>
+
+export const ContinueTaskBody = z.object({
+  /** Optional here; when present it must name the task in the path. */
+  id: z.uuid('must be a UUID').optional(),
+  message: SeedMessage,
+  metadata: Metadata.optional(),
+  historyLength: HistoryLength.optional(),
+})
+export type ContinueTaskBody = z.infer<typeof ContinueTaskBody>
+
+export const TaskParams = z.object({ id: z.uuid('must be a UUID') })
+
+export const GetTaskQuery = z.object({ historyLength: HistoryLength.optional() })

@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest'
+import { ConfigError, loadConfig } from '../src/config.js'
+
+describe('configuration from the environment', () => {
+  it('starts with working defaults and no settings at all', () => {
+    const config = loadConfig({})
+    expect(config).toMatchObject({
+      PORT: 3000,
+      HOST: '127.0.0.1',
+      PUBLIC_URL: 'http://localhost:3000',
+      AGENT_NAME: 'Code Review Agent',
+      BUNDLED_SKILLS: ['review-pr', 'echo'],
+      SKILL_MODULES: [],
+      BODY_LIMIT: 1_048_576,
+    })
+  })
+
+  it('parses numbers, lists and URLs, and trims a trailing slash from PUBLIC_URL', () => {
+    const config = loadConfig({
+      PORT: '8080',
+      PUBLIC_URL: 'https://agents.example.com/review/',
+      SKILL_MODULES: './a.js, ./b.js',
+      MAX_PARTS: '5',
+    })
+    expect(config.PORT).toBe(8080)
+    expect(config.PUBLIC_URL).toBe('https://agents.example.com/review')
+    expect(config.SKILL_MODULES).toEqual(['./a.js', './b.js'])
+    expect(config.MAX_PARTS).toBe(5)
+  })
+
+  it('treats an empty variable as unset', () => {
+    expect(loadConfig({ PORT: '', AGENT_NAME: '' })).toMatchObject({
+      PORT: 3000,
+      AGENT_NAME: 'Code Review Agent',
+    })
+  })
+
+  it('stops with a message naming each bad variable and its value', () => {
+    let error: unknown
+    try {
+      loadConfig({ PORT: '99999', PUBLIC_URL: 'not a url', LOG_LEVEL: 'loud' })
+    } catch (caught) {
+      error = caught
+    }
+    expect(error).toBeInstanceOf(ConfigError)
+    const { problems } = error as ConfigError
+    expect(problems).toHaveLength(3)
+    expect(problems.find((p) => p.startsWith('PORT:'))).toMatch(/\(got "99999"\)$/)
+    expect(problems.find((p) => p.startsWith('PUBLIC_URL:'))).toMatch(/\(got "not a url"\)$/)
+    expect(problems.find((p) => p.startsWith('LOG_LEVEL:'))).toMatch(/\(got "loud"\)$/)
+    expect((error as Error).message).toContain('Invalid configuration:')
+  })
+
+  it('rejects a PUBLIC_URL that is not http or https', () => {
+    expect(() => loadConfig({ PUBLIC_URL: 'ftp://example.com' })).toThrow(/PUBLIC_URL/)
+  })
+})

@@ -1,0 +1,48 @@
+/** A small SSE reader over fetch, as a test client sees the stream: frames and comments. */
+export interface SseFrame {
+  id?: string
+  event?: string
+  data: string
+}
+
+export interface SseRead {
+  frames: SseFrame[]
+  comments: string[]
+}
+
+/** Yields each frame (and records comments) until the server closes the stream. */
+export async function* sseFrames(
+  response: Response,
+  comments: string[] = [],
+): AsyncGenerator<SseFrame> {
+  if (!response.body) throw new Error('response has no body')
+  const decoder = new TextDecoder()
+  let buffer = ''
+  for await (const chunk of response.body) {
+    buffer += decoder.decode(chunk as Uint8Array, { stream: true })
+    let end: number
+    while ((end = buffer.indexOf('\n\n')) !== -1) {
+      const block = buffer.slice(0, end)
+      buffer = buffer.slice(end + 2)
+      const frame: SseFrame = { data: '' }
+      const data: string[] = []
+      for (const line of block.split('\n')) {
+        if (line.startsWith(':')) comments.push(line.slice(1).trim())
+        else if (line.startsWith('id:')) frame.id = line.slice(3).trim()
+        else if (line.startsWith('event:')) frame.event = line.slice(6).trim()
+        else if (line.startsWith('data:')) data.push(line.slice(5).replace(/^ /, ''))
+      }
+      if (data.length > 0) {
+        frame.data = data.join('\n')
+        yield frame
+      }
+    }
+  }
+}
+
+export async function readAll(response: Response): Promise<SseRead> {
+  const comments: string[] = []
+  const frames: SseFrame[] = []
+  for await (const frame of sseFrames(response, comments)) frames.push(frame)
+  return { frames, comments }
+}

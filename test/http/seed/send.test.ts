@@ -1,0 +1,187 @@
+import type { FastifyInstance } from 'fastify'
+import { afterEach, describe, expect, it } from 'vitest'
+import { testApp } from '../../helpers/app.js'
+import { sendBody, textMessage } from '../../helpers/bodies.js'
+import { askSkill, chunkSkill, slowSkill, throwingSkill } from '../../helpers/skills.js'
+import { echoSkill } from '../../../src/skills/echo/index.js'
+
+describe('POST /tasks/send', () => {
+  let app: FastifyInstance
+  afterEach(() => app.close())
+
+  it('runs the default skill and answers with the completed task', async () => {
+    app = await testApp({ BUNDLED_SKILLS: 'echo' })
+    const body = sendBody('hello', { metadata: { caller: 'test' } })
+    const response = await app.inject({ method: 'POST', url: '/tasks/send', payload: body })
+    expect(response.statusCode).toBe(200)
+    expect(response.headers['content-type']).toBe('application/json; charset=utf-8')
+    const task = response.json()
+    expect(task).toEqual({
+      id: body.id,
+      sessionId: expect.any(String),
+      status: {
+        state: 'completed',
+        timestamp: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+        message: { role: 'agent', parts: [{ type: 'text', text: 'hello' }] },
+      },
+      artifacts: [{ name: 'echo', parts: [{ type: 'text', text: 'hello' }], index: 0 }],
+      statusHistory: [
+        { state: 'submitted', timestamp: expect.any(String) },
+        { state: 'working', timestamp: expect.any(String) },
+        { state: 'completed', timestamp: expect.any(String) },
+      ],
+      metadata: { caller: 'test' },
+    })
+  })
+
+  it('keeps the sessionId the client gave', async () => {
+    app = await testApp({ BUNDLED_SKILLS: 'echo' })
+    const response = await app.inject({
+      method: 'POST',
+      url: '/tasks/send',
+      payload: sendBody('hi', { sessionId: 'session-42' }),
+    })
+    expect(response.json().sessionId).toBe('session-42')
+  })
+
+  it('picks the skill named by metadata.skillId on the request or on the message', async () => {
+    app = await testApp({}, { skills: [askSkill, echoSkill] })
+    const byRequest = await app.inject({
+      method: 'POST',
+      url: '/tasks/send',
+      payload: sendBody('hi', { metadata: { skillId: 'echo' } }),
+    })
+    expect(byRequest.json().status.state).toBe('completed')
+    const byMessage = await app.inject({
+      method: 'POST',
+      url: '/tasks/send',
+      payload: { ...sendBody('hi'), message: textMessage('hi', { skillId: 'echo' }) },
+    })
+    expect(byMessage.json().status.state).toBe('completed')
+    const byDefault = await app.inject({
+      method: 'POST',
+      url: '/tasks/send',
+      payload: sendBody('hi'),
+    })
+    expect(byDefault.json().status.state).toBe('input-required')
+  })
+
+  it('answers 400 naming the skills when metadata.skillId is unknown', async () => {
+    app = await testApp({ BUNDLED_SKILLS: 'echo' })
+    const response = await app.inject({
+      method: 'POST',
+      url: '/tasks/send',
+      payload: sendBody('hi', { metadata: { skillId: 'translate' } }),
+    })
+    expect(response.statusCode).toBe(400)
+    expect(response.json()).toEqual({
+      error: {
+        code: 'UNKNOWN_SKILL',
+        message: 'Unknown skill "translate"; this agent offers: echo',
+        skillId: 'translate',
+        requestId: expect.any(String),
+      },
+    })
+  })
+
+  it('answers with the input-required task and its question', async () => {
+    app = await testApp({}, { skills: [askSkill] })
+    const task = (
+      await app.inject({ method: 'POST', url: '/tasks/send', payload: sendBody('paint') })
+    ).json()
+    expect(task.status).toMatchObject({
+      state: 'input-required',
+      message: { role: 'agent', parts: [{ type: 'text', text: 'Which colour?' }] },
+    })
+  })
+
+  it('returns the still-working task once SEND_WAIT_MS has passed', async () => {
+    app = await testApp({ SEND_WAIT_MS: '50' }, { skills: [slowSkill()] })
+    const body = sendBody('take your time')
+    const task = (await app.inject({ method: 'POST', url: '/tasks/send', payload: body })).json()
+    expect(task.status.state).toBe('working')
+    const later = (await app.inject(`/tasks/${body.id}`)).json()
+    expect(later.status.state).toBe('working')
+  })
+
+  it('is idempotent: the same id with the same message returns the existing task', async () => {
+    app = await testApp({ BUNDLED_SKILLS: 'echo' })
+    const body = sendBody('once')
+    const first = (await app.inject({ method: 'POST', url: '/tasks/send', payload: body })).json()
+    const again = await app.inject({ method: 'POST', url: '/tasks/send', payload: body })
+    expect(again.statusCode).toBe(200)
+    expect(again.json()).toEqual(first)
+  })
+
+  it('answers 409 to the same id with a different message', async () => {
+    app = await testApp({ BUNDLED_SKILLS: 'echo' })
+    const body = sendBody('once')
+    await app.inject({ method: 'POST', url: '/tasks/send', payload: body })
+    const conflict = await app.inject({
+      method: 'POST',
+      url: '/tasks/send',
+      payload: { ...body, message: textMessage('twice') },
+    })
+    expect(conflict.statusCode).toBe(409)
+    expect(conflict.json().error).toMatchObject({ code: 'TASK_ID_CONFLICT', taskId: body.id })
+  })
+
+  it('merges streamed artifact chunks into one artifact', async () => {
+    app = await testApp({}, { skills: [chunkSkill] })
+    const task = (
+      await app.inject({ method: 'POST', url: '/tasks/send', payload: sendBody('go') })
+    ).json()
+    expect(task.artifacts).toEqual([
+      {
+        name: 'story',
+        index: 0,
+        parts: [
+          { type: 'text', text: 'one ' },
+          { type: 'text', text: 'two ' },
+          { type: 'text', text: 'three' },
+        ],
+      },
+    ])
+  })
+
+  it('fails the task, without internals, when the skill throws', async () => {
+    app = await testApp({}, { skills: [throwingSkill] })
+    const response = await app.inject({
+      method: 'POST',
+      url: '/tasks/send',
+      payload: sendBody('boom'),
+    })
+    expect(response.statusCode).toBe(200)
+    expect(response.json().status).toMatchObject({
+      state: 'failed',
+      message: { parts: [{ type: 'text', text: 'The skill failed with an internal error' }] },
+    })
+    expect(response.body).not.toContain('passwd')
+  })
+
+  it('fails a task whose skill outlives SKILL_TIMEOUT_MS, saying so', async () => {
+    app = await testApp({ SKILL_TIMEOUT_MS: '50' }, { skills: [slowSkill()] })
+    const task = (
+      await app.inject({ method: 'POST', url: '/tasks/send', payload: sendBody('zzz') })
+    ).json()
+    expect(task.status).toMatchObject({
+      state: 'failed',
+      message: { parts: [{ type: 'text', text: 'The task timed out after 50 ms' }] },
+    })
+  })
+
+  it('returns the last N messages when historyLength is given', async () => {
+    app = await testApp({ BUNDLED_SKILLS: 'echo' })
+    const task = (
+      await app.inject({
+        method: 'POST',
+        url: '/tasks/send',
+        payload: sendBody('hi', { historyLength: 5 }),
+      })
+    ).json()
+    expect(task.history).toEqual([
+      { role: 'user', parts: [{ type: 'text', text: 'hi' }] },
+      { role: 'agent', parts: [{ type: 'text', text: 'hi' }] },
+    ])
+  })
+})

@@ -1,0 +1,145 @@
+import type { ClientRequest } from 'node:http'
+import { request as httpRequest } from 'node:http'
+import type { FastifyInstance } from 'fastify'
+import { afterEach, describe, expect, it } from 'vitest'
+import { listening, testApp } from '../../helpers/app.js'
+import { sendBody } from '../../helpers/bodies.js'
+import { readAll, sseFrames } from '../../helpers/sse.js'
+import { askSkill, chunkSkill, slowSkill } from '../../helpers/skills.js'
+import { echoSkill } from '../../../src/skills/echo/index.js'
+
+describe('POST /tasks/sendSubscribe (SSE over real HTTP)', () => {
+  let app: FastifyInstance
+  afterEach(() => app.close())
+
+  const subscribe = (base: string, body: object, headers: Record<string, string> = {}) =>
+    fetch(`${base}/tasks/sendSubscribe`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    })
+
+  it('streams the task from submitted to completed, the last frame final', async () => {
+    app = await testApp({}, { skills: [echoSkill] })
+    const base = await listening(app)
+    const body = sendBody('hello stream')
+    const response = await subscribe(base, body)
+    expect(response.status).toBe(200)
+    expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/)
+    const { frames } = await readAll(response)
+    const tasks = frames.map((frame) => JSON.parse(frame.data))
+    expect(tasks.map((t) => t.status.state)).toEqual([
+      'submitted',
+      'working',
+      'working',
+      'completed',
+    ])
+    expect(tasks.map((t) => t.final)).toEqual([false, false, false, true])
+    expect(frames.every((frame) => /^\d+$/.test(frame.id ?? ''))).toBe(true)
+    expect(tasks.every((t) => t.id === body.id)).toBe(true)
+    expect(tasks.at(-1)).toMatchObject({
+      status: {
+        state: 'completed',
+        message: { role: 'agent', parts: [{ type: 'text', text: 'hello stream' }] },
+      },
+      artifacts: [{ name: 'echo', index: 0, parts: [{ type: 'text', text: 'hello stream' }] }],
+    })
+  })
+
+  it('shows artifact chunks as they arrive, each frame the whole task so far', async () => {
+    app = await testApp({}, { skills: [chunkSkill] })
+    const base = await listening(app)
+    const { frames } = await readAll(await subscribe(base, sendBody('go')))
+    const texts = frames
+      .map((frame) => JSON.parse(frame.data))
+      .map((t) => t.artifacts[0]?.parts.map((p: { text: string }) => p.text).join('') ?? '')
+    expect(texts).toEqual(['', '', 'one ', 'one two ', 'one two three', 'one two three'])
+  })
+
+  it('ends the stream at input-required with final: true', async () => {
+    app = await testApp({}, { skills: [askSkill] })
+    const base = await listening(app)
+    const { frames } = await readAll(await subscribe(base, sendBody('paint')))
+    const last = JSON.parse(frames.at(-1)!.data)
+    expect(last).toMatchObject({ final: true, status: { state: 'input-required' } })
+  })
+
+  it('resumes after Last-Event-ID without loss or duplicates', async () => {
+    app = await testApp({}, { skills: [chunkSkill] })
+    const base = await listening(app)
+    const body = sendBody('go')
+    const full = await readAll(await subscribe(base, body))
+    const ids = full.frames.map((frame) => frame.id)
+    // A client that saw the first two frames reconnects with the same request.
+    const resumed = await readAll(await subscribe(base, body, { 'last-event-id': ids[1]! }))
+    expect(resumed.frames.map((frame) => frame.id)).toEqual(ids.slice(2))
+    expect(resumed.frames.map((frame) => frame.data)).toEqual(
+      full.frames.slice(2).map((f) => f.data),
+    )
+  })
+
+  it('resumes a live stream dropped mid-task and receives the rest', async () => {
+    app = await testApp({}, { skills: [slowSkill(300)] })
+    const base = await listening(app)
+    const body = sendBody('slow')
+    const controller = new AbortController()
+    const first = await fetch(`${base}/tasks/sendSubscribe`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+      signal: controller.signal,
+    })
+    const seen: string[] = []
+    for await (const frame of sseFrames(first)) {
+      seen.push(frame.id!)
+      if (JSON.parse(frame.data).status.message) break // the "started" progress frame
+    }
+    controller.abort()
+    const rest = await readAll(await subscribe(base, body, { 'last-event-id': seen.at(-1)! }))
+    const states = rest.frames.map((frame) => JSON.parse(frame.data).status.state)
+    expect(states).toEqual(['completed'])
+    expect(rest.frames[0]!.id).toBe(String(Number(seen.at(-1)) + 1))
+  })
+
+  it('keeps an idle stream open with comment heartbeats', async () => {
+    app = await testApp({ SSE_HEARTBEAT_MS: '100' }, { skills: [slowSkill(450)] })
+    const base = await listening(app)
+    const { comments, frames } = await readAll(await subscribe(base, sendBody('wait')))
+    expect(comments.filter((c) => c === 'heartbeat').length).toBeGreaterThanOrEqual(2)
+    expect(JSON.parse(frames.at(-1)!.data).status.state).toBe('completed')
+  })
+
+  it('answers a bad request with a JSON error, not a stream', async () => {
+    app = await testApp()
+    const base = await listening(app)
+    const response = await subscribe(base, { id: 'nope', message: {} })
+    expect(response.status).toBe(400)
+    expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8')
+    const body = (await response.json()) as { error: { code: string } }
+    expect(body.error.code).toBe('INVALID_REQUEST')
+  })
+
+  it('stops following when the client goes away', async () => {
+    app = await testApp({ SHUTDOWN_GRACE_MS: '50' }, { skills: [slowSkill()] })
+    const base = await listening(app)
+    // A raw HTTP client, so that "goes away" means the socket is destroyed.
+    const firstFrame = await new Promise<ClientRequest>((resolve, reject) => {
+      const request = httpRequest(`${base}/tasks/sendSubscribe`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+      })
+      request.on('response', (response) => response.once('data', () => resolve(request)))
+      request.on('error', reject)
+      request.end(JSON.stringify(sendBody('forever')))
+    })
+    firstFrame.destroy()
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    const open = await new Promise<number>((resolve, reject) =>
+      app.server.getConnections((error, count) => (error ? reject(error) : resolve(count))),
+    )
+    expect(open).toBe(0)
+    const started = Date.now()
+    await app.close()
+    expect(Date.now() - started).toBeLessThan(1_000)
+  })
+})
