@@ -100,6 +100,10 @@ export const Task = z.object({
   /** Fingerprint of the request that created the task; a retry with the same id must match it. */
   requestHash: z.string(),
   createdAt: z.string(),
+  /** When the task last changed; lists are ordered by it, newest first. */
+  updatedAt: z.string(),
+  /** The caller that created the task (the token's subject); absent on an open server. */
+  owner: z.string().optional(),
 })
 export type Task = z.infer<typeof Task>
 

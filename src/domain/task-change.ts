@@ -22,6 +22,7 @@ export function applyChange(task: Task, change: TaskChange): ChangeResult {
       }
       const updated: Task = {
         ...task,
+        updatedAt: change.status.timestamp,
         status: change.status,
         history: change.appendToHistory
           ? [...task.history, ...change.appendToHistory]
@@ -45,7 +46,11 @@ export function applyChange(task: Task, change: TaskChange): ChangeResult {
       if (isTerminal(state)) return { ok: false, state }
       return {
         ok: true,
-        task: { ...task, artifacts: mergeArtifact(task.artifacts, change.artifact, change.append) },
+        task: {
+          ...task,
+          updatedAt: new Date().toISOString(),
+          artifacts: mergeArtifact(task.artifacts, change.artifact, change.append),
+        },
         event: {
           kind: 'artifact-update',
           taskId: task.id,

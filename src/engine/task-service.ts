@@ -73,6 +73,7 @@ export class TaskService {
       ...(input.metadata && { metadata: input.metadata }),
       requestHash,
       createdAt: status.timestamp,
+      updatedAt: status.timestamp,
     }
     const first = {
       kind: 'status-update',

@@ -9,6 +9,8 @@
  *   write the task and append exactly one event to its EventLog, all as one atomic step: under
  *   any interleaving, a task never leaves a terminal state and never loses a change.
  * - Tasks MUST be returned as copies: mutating a returned task changes nothing stored.
+ * - `list` MUST order by `updatedAt` descending (then id), and paging MUST neither skip nor
+ *   repeat a task that does not change while the pages are read.
  */
 import type { StoredEvent, TaskChange, TaskEvent } from '../domain/events.js'
 import type { Task, TaskState } from '../domain/model.js'
@@ -18,6 +20,8 @@ export interface TaskStore {
   get(taskId: string): Promise<Task | undefined>
   /** Throws TaskNotFoundError, or TransitionRejectedError carrying the state that refused it. */
   apply(taskId: string, change: TaskChange): Promise<{ task: Task; event: StoredEvent }>
+  /** Throws InvalidRequestError for a page token it did not issue. */
+  list(query: TaskQuery): Promise<TaskPage>
 }
 
 /** The task's current state does not allow the change; `state` is what the store found. */
@@ -30,4 +34,26 @@ export class TransitionRejectedError extends Error {
     super(`task ${taskId} in state ${state} rejects a ${attempted} change`)
     this.name = 'TransitionRejectedError'
   }
+}
+
+/** Which tasks to list; every filter is optional and they combine with AND. */
+export interface TaskQuery {
+  owner?: string
+  contextId?: string
+  state?: TaskState
+  /** Only tasks updated at or after this instant (RFC 3339). */
+  updatedSince?: string
+  /** 1 to 100. */
+  pageSize: number
+  /** Opaque, from a previous page's `nextPageToken`. */
+  pageToken?: string
+}
+
+export interface TaskPage {
+  /** Newest update first. */
+  tasks: Task[]
+  /** Absent on the last page. */
+  nextPageToken?: string
+  /** How many tasks match the query in all. */
+  totalSize: number
 }

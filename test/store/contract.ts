@@ -32,6 +32,7 @@ export function newTask(overrides: Partial<Task> = {}): Task {
     transitions: [status],
     requestHash: 'hash',
     createdAt: timestamp,
+    updatedAt: timestamp,
     ...overrides,
   }
 }
@@ -245,6 +246,70 @@ export function storeContract(name: string, makePair: () => Promise<StorePair>):
       })()
       setTimeout(() => controller.abort(), 30)
       expect(await following).toBe(1)
+    })
+
+    describe('list', () => {
+      const at = (second: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, second)).toISOString()
+      const seed = async () => {
+        const context = randomUUID()
+        const tasks = [
+          newTask({ contextId: context, owner: 'alice', updatedAt: at(1) }),
+          newTask({ contextId: context, owner: 'alice', updatedAt: at(3) }),
+          newTask({ owner: 'bob', updatedAt: at(2) }),
+          newTask({ contextId: context, owner: 'alice', updatedAt: at(4) }),
+        ]
+        for (const task of tasks) await pair.tasks.create(task, submitted(task))
+        return { context, tasks }
+      }
+
+      it('lists newest update first, filtered by owner', async () => {
+        const { tasks } = await seed()
+        const page = await pair.tasks.list({ owner: 'alice', pageSize: 10 })
+        expect(page.tasks.map((t) => t.id)).toEqual([tasks[3]!.id, tasks[1]!.id, tasks[0]!.id])
+        expect(page.totalSize).toBe(3)
+        expect(page.nextPageToken).toBeUndefined()
+      })
+
+      it('filters by context, state and update time', async () => {
+        const { context, tasks } = await seed()
+        await pair.tasks.apply(tasks[0]!.id, {
+          kind: 'status',
+          status: { state: 'working', timestamp: at(5) },
+        })
+        const working = await pair.tasks.list({
+          contextId: context,
+          state: 'working',
+          pageSize: 10,
+        })
+        expect(working.tasks.map((t) => t.id)).toEqual([tasks[0]!.id])
+        const recent = await pair.tasks.list({ owner: 'alice', updatedSince: at(4), pageSize: 10 })
+        expect(recent.tasks.map((t) => t.id)).toEqual([tasks[0]!.id, tasks[3]!.id])
+      })
+
+      it('pages through every match once, with a token per page', async () => {
+        const { tasks } = await seed()
+        const seen: string[] = []
+        let pageToken: string | undefined
+        let pages = 0
+        do {
+          const page = await pair.tasks.list({
+            owner: 'alice',
+            pageSize: 2,
+            ...(pageToken && { pageToken }),
+          })
+          seen.push(...page.tasks.map((t) => t.id))
+          pageToken = page.nextPageToken
+          pages++
+        } while (pageToken)
+        expect(pages).toBe(2)
+        expect(seen).toEqual([tasks[3]!.id, tasks[1]!.id, tasks[0]!.id])
+      })
+
+      it('rejects a page token it did not issue', async () => {
+        await expect(pair.tasks.list({ pageSize: 5, pageToken: 'bogus' })).rejects.toBeInstanceOf(
+          InvalidRequestError,
+        )
+      })
     })
   })
 }

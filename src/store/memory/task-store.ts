@@ -6,7 +6,8 @@ import type { StoredEvent, TaskChange, TaskEvent } from '../../domain/events.js'
 import { TaskNotFoundError } from '../../domain/errors.js'
 import type { Task } from '../../domain/model.js'
 import { applyChange } from '../../domain/task-change.js'
-import type { TaskStore } from '../task-store.js'
+import { decodePageToken, encodePageToken, newestFirst } from '../page-token.js'
+import type { TaskPage, TaskQuery, TaskStore } from '../task-store.js'
 import { TransitionRejectedError } from '../task-store.js'
 import type { MemoryEventLog } from './event-log.js'
 
@@ -38,5 +39,27 @@ export class MemoryTaskStore implements TaskStore {
     this.#tasks.set(taskId, structuredClone(result.task))
     const event = this.events.append(taskId, result.event)
     return Promise.resolve({ task: structuredClone(result.task), event })
+  }
+
+  async list(query: TaskQuery): Promise<TaskPage> {
+    const after = query.pageToken === undefined ? undefined : decodePageToken(query.pageToken)
+    const matching = [...this.#tasks.values()]
+      .filter(
+        (task) =>
+          (query.owner === undefined || task.owner === query.owner) &&
+          (query.contextId === undefined || task.contextId === query.contextId) &&
+          (query.state === undefined || task.status.state === query.state) &&
+          (query.updatedSince === undefined || task.updatedAt >= query.updatedSince),
+      )
+      .sort(newestFirst)
+    const start = after ? matching.findIndex((task) => newestFirst(task, after) > 0) : 0
+    const page = start === -1 ? [] : matching.slice(start, start + query.pageSize)
+    const last = page.at(-1)
+    const more = start !== -1 && start + query.pageSize < matching.length
+    return {
+      tasks: structuredClone(page),
+      ...(more && last && { nextPageToken: encodePageToken(last) }),
+      totalSize: matching.length,
+    }
   }
 }
