@@ -1,0 +1,122 @@
+/**
+ * Every curl block in README.md, run as written (in one shell, in order) against the built
+ * server started as `npm start` starts it — only the port differs.
+ */
+import { execFile, execFileSync, spawn } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
+import { existsSync, readFileSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { promisify } from 'node:util'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
+const root = new URL('../../', import.meta.url).pathname
+const run = promisify(execFile)
+
+function shellBlocks(markdown: string): string[] {
+  return [...markdown.matchAll(/```sh\n([\s\S]*?)```/g)]
+    .map((match) => match[1]!)
+    .filter((block) => block.includes('curl'))
+}
+
+/** Splits concatenated JSON documents (curl prints no newline after a body). */
+function jsonDocuments(text: string): any[] {
+  const documents: any[] = []
+  let depth = 0
+  let inString = false
+  let start = -1
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i]
+    if (inString) {
+      if (char === '\\') i++
+      else if (char === '"') inString = false
+    } else if (char === '"') inString = true
+    else if (char === '{') {
+      if (depth++ === 0) start = i
+    } else if (char === '}' && --depth === 0) documents.push(JSON.parse(text.slice(start, i + 1)))
+  }
+  return documents
+}
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number }
+      server.close(() => resolve(port))
+    })
+  })
+
+describe('README curl examples', () => {
+  let server: ChildProcess
+  let port: number
+
+  beforeAll(async () => {
+    if (!existsSync(`${root}dist/server.js`)) execFileSync('npm', ['run', 'build'], { cwd: root })
+    port = await freePort()
+    server = spawn('node', ['dist/server.js'], {
+      cwd: root,
+      env: { ...process.env, PORT: String(port), LOG_LEVEL: 'warn' },
+      stdio: 'ignore',
+    })
+    for (let attempt = 0; attempt < 100; attempt++) {
+      const ready = await fetch(`http://127.0.0.1:${port}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      )
+      if (ready) return
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+    throw new Error('the server did not start')
+  }, 60_000)
+
+  afterAll(() => {
+    server.kill('SIGTERM')
+  })
+
+  it('run as written and answer what the README says', async () => {
+    const blocks = shellBlocks(readFileSync(`${root}README.md`, 'utf8'))
+    expect(blocks.length).toBeGreaterThanOrEqual(7)
+    const marker = '@@@ block done @@@'
+    const script = blocks.map((block) => `${block}\necho; echo '${marker}'`).join('\n')
+    const { stdout } = await run('bash', [
+      '-e',
+      '-c',
+      script.replaceAll('localhost:3000', `localhost:${port}`),
+    ])
+    const [card, review, readBack, stream, multiTurn, cancel, error] = stdout
+      .split(marker)
+      .map((s) => s.trim())
+
+    expect(JSON.parse(card!).name).toBe('Code Review Agent')
+
+    const reviewed = JSON.parse(review!)
+    expect(reviewed.status.state).toBe('completed')
+    const findings = reviewed.artifacts[0].parts[1].data.findings
+    expect(findings).toEqual([
+      expect.objectContaining({ file: 'app/db.py', line: 2, rule: 'sql-injection' }),
+    ])
+
+    const task = JSON.parse(readBack!)
+    expect(task.id).toBe(reviewed.id)
+    expect(task.history).toHaveLength(2)
+
+    const frames = stream!.split('\n').filter((line) => line.startsWith('data: '))
+    expect(JSON.parse(frames.at(-1)!.slice(6))).toMatchObject({
+      final: true,
+      status: { state: 'completed' },
+    })
+
+    const [asked, answered] = jsonDocuments(multiTurn!)
+    expect(asked.status.state).toBe('input-required')
+    expect(answered.status.state).toBe('completed')
+    expect(answered.artifacts[0].parts[1].data.findings[0]).toMatchObject({
+      line: 2,
+      rule: 'sql-injection',
+    })
+
+    const [sent, canceled] = jsonDocuments(cancel!)
+    expect(sent.status.state).toBe('input-required')
+    expect(canceled.status.state).toBe('canceled')
+
+    expect(JSON.parse(error!).error).toMatchObject({ code: 'INVALID_REQUEST', field: 'id' })
+  }, 60_000)
+})
