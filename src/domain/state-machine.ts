@@ -7,7 +7,16 @@ import type { TaskState } from './model.js'
 const NEXT: Record<TaskState, readonly TaskState[]> = {
   submitted: ['working', 'failed', 'canceled', 'rejected'],
   // working → working carries progress messages.
-  working: ['working', 'input-required', 'auth-required', 'completed', 'failed', 'canceled'],
+  // A skill may look at the work and then decline it: working → rejected.
+  working: [
+    'working',
+    'input-required',
+    'auth-required',
+    'completed',
+    'failed',
+    'canceled',
+    'rejected',
+  ],
   'input-required': ['working', 'failed', 'canceled'],
   'auth-required': ['working', 'failed', 'canceled'],
   completed: [],

@@ -185,3 +185,25 @@ describe('POST /tasks/send', () => {
     ])
   })
 })
+
+describe('how a turn ends', () => {
+  let app: FastifyInstance
+  afterEach(() => app.close())
+
+  it('rejects the task when the skill declines the work, with its reason', async () => {
+    const declining = {
+      ...echoSkill,
+      id: 'decline',
+      execute: async (ctx: Parameters<typeof echoSkill.execute>[0]) =>
+        ctx.reject('Not my kind of work'),
+    }
+    app = await testApp({}, { skills: [declining] })
+    const task = (
+      await app.inject({ method: 'POST', url: '/tasks/send', payload: sendBody('x') })
+    ).json()
+    expect(task.status).toMatchObject({
+      state: 'rejected',
+      message: { role: 'agent', parts: [{ type: 'text', text: 'Not my kind of work' }] },
+    })
+  })
+})
