@@ -3,6 +3,9 @@
  * `process.env`. Every setting is documented in .env.example.
  */
 import { z } from 'zod'
+import { ConfigError } from './domain/config-error.js'
+
+export { ConfigError }
 
 const list = z.string().transform((value) =>
   value
@@ -53,6 +56,8 @@ export const ConfigSchema = z
     SKILL_TIMEOUT_MS: int(0).default(300_000),
     SSE_HEARTBEAT_MS: int(100).default(15_000),
     CARD_MAX_AGE_SECONDS: int(0).default(300),
+    /** How long a finished task (and its events) stays readable; 0 keeps it forever. */
+    TASK_RETENTION_SECONDS: int(0).default(3600),
     /** How long shutdown waits for running skills before aborting them. */
     SHUTDOWN_GRACE_MS: int(0).default(10_000),
   })
@@ -62,13 +67,6 @@ export const ConfigSchema = z
   }))
 
 export type Config = z.infer<typeof ConfigSchema>
-
-export class ConfigError extends Error {
-  constructor(readonly problems: string[]) {
-    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`)
-    this.name = 'ConfigError'
-  }
-}
 
 /** Parses the environment; a bad value throws a ConfigError naming each variable. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {

@@ -1,22 +1,13 @@
 /**
  * The process: reads the configuration, builds the app, listens, and closes cleanly on
- * SIGTERM/SIGINT (stop intake, drain running turns, then exit).
+ * SIGTERM/SIGINT (stop intake, drain running turns, then exit). A setting it cannot start
+ * with exits 78 (EX_CONFIG) with a message naming it; any other start failure exits 1.
  */
 import { buildApp } from './app.js'
 import { ConfigError, loadConfig } from './config.js'
 
 async function main(): Promise<void> {
-  let config
-  try {
-    config = loadConfig()
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`${error.message}\n`)
-      process.exit(78) // EX_CONFIG
-    }
-    throw error
-  }
-
+  const config = loadConfig()
   const app = await buildApp(config)
   let closing = false
   const close = (signal: NodeJS.Signals) => {
@@ -42,8 +33,11 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(
-    `${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-  )
+  if (error instanceof ConfigError) {
+    process.stderr.write(`${error.message}\n`)
+    process.exit(78)
+  }
+  const message = error instanceof Error ? error.message : String(error)
+  process.stderr.write(`The server could not start: ${message}\n`)
   process.exit(1)
 })

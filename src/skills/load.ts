@@ -6,6 +6,7 @@ import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { echoSkill } from './echo/index.js'
 import { reviewPrSkill } from './review-pr/index.js'
+import { ConfigError } from '../domain/config-error.js'
 import type { Skill } from './skill.js'
 
 export const BUNDLED_SKILLS: Readonly<Record<string, Skill>> = {
@@ -23,9 +24,9 @@ export async function loadSkills(
   const skills = bundled.map((name) => {
     const skill = BUNDLED_SKILLS[name]
     if (!skill) {
-      throw new Error(
+      throw new ConfigError([
         `BUNDLED_SKILLS: unknown skill "${name}"; bundled: ${Object.keys(BUNDLED_SKILLS).join(', ')}`,
-      )
+      ])
     }
     return skill
   })
@@ -41,9 +42,8 @@ async function importSkills(specifier: string): Promise<Skill[]> {
   try {
     exported = ((await import(url)) as { default?: unknown }).default
   } catch (error) {
-    throw new Error(`SKILL_MODULES: cannot load "${specifier}": ${(error as Error).message}`, {
-      cause: error,
-    })
+    const problem = `SKILL_MODULES: cannot load "${specifier}": ${(error as Error).message}`
+    throw Object.assign(new ConfigError([problem]), { cause: error })
   }
   if (typeof exported === 'function') exported = await (exported as () => unknown)()
   const skills = Array.isArray(exported) ? exported : [exported]
@@ -59,6 +59,8 @@ function assertSkill(value: unknown, specifier: string): asserts value is Skill 
   if (!Array.isArray(skill?.tags)) missing.push('tags' as never)
   if (typeof skill?.execute !== 'function') missing.push('execute' as never)
   if (missing.length > 0) {
-    throw new Error(`SKILL_MODULES: "${specifier}" exports a skill without ${missing.join(', ')}`)
+    throw new ConfigError([
+      `SKILL_MODULES: "${specifier}" exports a skill without ${missing.join(', ')}`,
+    ])
   }
 }

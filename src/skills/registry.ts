@@ -1,4 +1,5 @@
 /** The skills an agent serves, and which one runs when a request names none. */
+import { ConfigError } from '../domain/config-error.js'
 import { UnknownSkillError } from '../domain/errors.js'
 import type { Skill } from './skill.js'
 
@@ -8,14 +9,17 @@ export class SkillRegistry {
 
   constructor(skills: readonly Skill[], defaultSkillId?: string) {
     for (const skill of skills) {
-      if (this.#skills.has(skill.id)) throw new Error(`two skills share the id "${skill.id}"`)
+      if (this.#skills.has(skill.id))
+        throw new ConfigError([`two skills share the id "${skill.id}"`])
       this.#skills.set(skill.id, skill)
     }
     const first = skills[0]
-    if (!first) throw new Error('an agent needs at least one skill')
+    if (!first) throw new ConfigError(['BUNDLED_SKILLS and SKILL_MODULES name no skill'])
     const chosen = defaultSkillId === undefined ? first : this.#skills.get(defaultSkillId)
     if (!chosen) {
-      throw new Error(`DEFAULT_SKILL "${defaultSkillId}" is not one of: ${this.ids().join(', ')}`)
+      throw new ConfigError([
+        `DEFAULT_SKILL: "${defaultSkillId}" is not one of: ${this.ids().join(', ')}`,
+      ])
     }
     this.defaultSkill = chosen
   }

@@ -35,7 +35,7 @@ describe('plugging in skills', () => {
 
   it('names the module when it cannot be loaded', async () => {
     await expect(loadSkills([], ['./test/fixtures/missing.js'])).rejects.toThrow(
-      /^SKILL_MODULES: cannot load "\.\/test\/fixtures\/missing\.js"/,
+      /- SKILL_MODULES: cannot load "\.\/test\/fixtures\/missing\.js"/,
     )
   })
 
@@ -43,7 +43,7 @@ describe('plugging in skills', () => {
     await expect(loadSkills(['nope'], [])).rejects.toThrow('BUNDLED_SKILLS: unknown skill "nope"')
     const skills = await loadSkills(['echo'], [])
     expect(() => new SkillRegistry(skills, 'review-pr')).toThrow(
-      'DEFAULT_SKILL "review-pr" is not one of: echo',
+      'DEFAULT_SKILL: "review-pr" is not one of: echo',
     )
   })
 
