@@ -2,8 +2,7 @@
  * buildApp: the whole server as a Fastify instance, wired from a Config. Tests build this and
  * use `inject` (or listen, for SSE); only src/server.ts touches the process.
  */
-import sseModule from '@fastify/sse'
-import type { fastifySSE } from '@fastify/sse'
+import { fastifySSE as sse } from '@fastify/sse'
 import Fastify from 'fastify'
 import type { FastifyError, FastifyInstance } from 'fastify'
 import type { Logger } from 'pino'
@@ -29,15 +28,11 @@ import { MemoryEventLog } from './store/memory/event-log.js'
 import { MemoryTaskStore } from './store/memory/task-store.js'
 import type { TaskStore } from './store/task-store.js'
 
-// The package's CommonJS export is the fastify-plugin-wrapped plugin; its typings describe the
-// module instead, and its `default` is the unwrapped function (which would be encapsulated).
-const sse = sseModule as unknown as typeof fastifySSE
-
 export interface AppOverrides {
   /** Serve these skills instead of the configured ones. */
   skills?: Skill[]
   logger?: Logger
-  store?: { tasks: TaskStore; events: EventLog }
+  store?: StoreBackend
   dispatcher?: (runner: Runner) => Dispatcher
 }
 
@@ -61,11 +56,8 @@ export async function buildApp(
     overrides.skills ?? (await loadSkills(config.BUNDLED_SKILLS, config.SKILL_MODULES)),
     config.DEFAULT_SKILL,
   )
-  const memoryEvents = new MemoryEventLog()
-  const store = overrides.store ?? {
-    tasks: new MemoryTaskStore(memoryEvents),
-    events: memoryEvents,
-  }
+  const store = overrides.store ?? embeddedStore(config)
+  app.addHook('onClose', async () => store.close?.())
   const runner = new Runner({
     store: store.tasks,
     skills,
@@ -118,6 +110,19 @@ export async function buildApp(
     return reply.code(statusCode).send(body)
   })
   return app
+}
+
+interface StoreBackend {
+  tasks: TaskStore
+  events: EventLog
+  close?(): void | Promise<void>
+}
+
+/** The zero-infrastructure default: tasks and events in this process's memory. */
+function embeddedStore(config: Config): StoreBackend {
+  const events = new MemoryEventLog()
+  const tasks = new MemoryTaskStore(events, { terminalTtlMs: config.TASK_RETENTION_SECONDS * 1000 })
+  return { tasks, events, close: () => tasks.close() }
 }
 
 function loggerOptions(config: Config) {

@@ -28,7 +28,7 @@ export class Runner {
 
   async run(taskId: string, signal: AbortSignal): Promise<void> {
     const { store, skills } = this.options
-    const log = this.options.log.child({ taskId })
+    const log = this.options.log
     try {
       let task = await store.get(taskId)
       if (task?.status.state === 'submitted') {
@@ -44,15 +44,15 @@ export class Runner {
         )
         return
       }
-      const outcome = await this.#execute(task, signal, log.child({ skillId: skill.id }))
+      const outcome = await this.#execute(task, signal)
       if (outcome === 'aborted') return
       await this.#finish(taskId, outcome)
     } catch (error) {
-      log.error({ err: error }, 'turn failed outside the skill')
+      log.error({ err: error, taskId }, 'turn failed outside the skill')
     }
   }
 
-  async #execute(task: Task, outer: AbortSignal, log: Logger): Promise<SkillOutcome | 'aborted'> {
+  async #execute(task: Task, outer: AbortSignal): Promise<SkillOutcome | 'aborted'> {
     const skill = this.options.skills.get(task.skillId)!
     const controller = new AbortController()
     const abort = (reason: AbortReason) => controller.abort(reason)
@@ -65,13 +65,13 @@ export class Runner {
     const aborted = new Promise<'aborted'>((resolve) =>
       controller.signal.addEventListener('abort', () => resolve('aborted'), { once: true }),
     )
+    const context = new TurnContext(task, controller.signal, this.options.log, this.options.store)
     try {
-      const context = new TurnContext(task, controller.signal, log, this.options.store)
       const result = await Promise.race([skill.execute(context), aborted])
       if (!controller.signal.aborted) return result ?? { state: 'completed' }
     } catch (error) {
       if (!controller.signal.aborted) {
-        log.error({ err: error }, 'skill threw')
+        context.log.error({ err: error }, 'skill threw')
         return { state: 'failed', message: [textPart('The skill failed with an internal error')] }
       }
     } finally {

@@ -176,9 +176,18 @@ export class TaskService {
     const cursor = await this.options.events.lastId(taskId)
     const current = await this.get(taskId)
     if (isFinal(current.status.state) || timeoutMs === 0) return current
-    const stop = AbortSignal.any([AbortSignal.timeout(timeoutMs), ...(signal ? [signal] : [])])
-    for await (const { event } of this.follow(taskId, cursor, stop)) {
-      if (event.kind === 'status-update' && event.final) break
+    // A plain timer (not AbortSignal.timeout) so it is cleared as soon as the wait ends.
+    const stop = new AbortController()
+    const timer = setTimeout(() => stop.abort(), timeoutMs)
+    const onAbort = () => stop.abort()
+    signal?.addEventListener('abort', onAbort, { once: true })
+    try {
+      for await (const { event } of this.follow(taskId, cursor, stop.signal)) {
+        if (event.kind === 'status-update' && event.final) break
+      }
+    } finally {
+      clearTimeout(timer)
+      signal?.removeEventListener('abort', onAbort)
     }
     return this.get(taskId)
   }

@@ -16,15 +16,19 @@ export class TurnContext implements SkillContext {
   readonly message: Message
   readonly input: MessageContent
   readonly history: readonly Message[]
+  readonly skillId: string
+
+  #log: Logger | undefined
 
   constructor(
     task: Task,
     readonly signal: AbortSignal,
-    readonly log: Logger,
+    private readonly parentLog: Logger,
     private readonly store: TaskStore,
   ) {
     this.taskId = task.id
     this.contextId = task.contextId
+    this.skillId = task.skillId
     this.history = task.history
     this.message = task.history.findLast((message) => message.role === 'user') ?? {
       messageId: randomUUID(),
@@ -32,6 +36,12 @@ export class TurnContext implements SkillContext {
       parts: [],
     }
     this.input = contentOf(this.message.parts)
+  }
+
+  /** A child logger bound to the task and skill, made on first use (most turns never log). */
+  get log(): Logger {
+    this.#log ??= this.parentLog.child({ taskId: this.taskId, skillId: this.skillId })
+    return this.#log
   }
 
   async progress(text: string): Promise<void> {

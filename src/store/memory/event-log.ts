@@ -1,10 +1,13 @@
-/** The embedded EventLog: per-task arrays in process memory, with in-process followers. */
+/**
+ * The embedded EventLog: per-task lists of serialized events in process memory, with
+ * in-process followers woken on append.
+ */
 import type { StoredEvent, TaskEvent } from '../../domain/events.js'
 import { InvalidRequestError } from '../../domain/errors.js'
 import type { EventLog } from '../event-log.js'
 
 interface Log {
-  events: StoredEvent[]
+  events: string[]
   waiters: Set<() => void>
 }
 
@@ -14,12 +17,15 @@ export class MemoryEventLog implements EventLog {
   /** Called by MemoryTaskStore inside its atomic step; ids are 1, 2, 3… per task. */
   append(taskId: string, event: TaskEvent): StoredEvent {
     const log = this.#log(taskId)
-    const stored: StoredEvent = { id: String(log.events.length + 1), event: structuredClone(event) }
-    log.events.push(stored)
-    const waiters = [...log.waiters]
-    log.waiters.clear()
-    for (const wake of waiters) wake()
-    return structuredClone(stored)
+    const stored: StoredEvent = { id: String(log.events.length + 1), event }
+    const json = JSON.stringify(stored)
+    log.events.push(json)
+    if (log.waiters.size > 0) {
+      const waiters = [...log.waiters]
+      log.waiters.clear()
+      for (const wake of waiters) wake()
+    }
+    return JSON.parse(json) as StoredEvent
   }
 
   delete(taskId: string): void {
@@ -33,7 +39,8 @@ export class MemoryEventLog implements EventLog {
   }
 
   async lastId(taskId: string): Promise<string | undefined> {
-    return this.#logs.get(taskId)?.events.at(-1)?.id
+    const length = this.#logs.get(taskId)?.events.length ?? 0
+    return length === 0 ? undefined : String(length)
   }
 
   async *follow(taskId: string, after: string | undefined, signal: AbortSignal) {
@@ -53,7 +60,7 @@ export class MemoryEventLog implements EventLog {
 
   #readNow(taskId: string, after: string | undefined): StoredEvent[] {
     const events = this.#logs.get(taskId)?.events ?? []
-    return structuredClone(events.slice(positionAfter(after)))
+    return events.slice(positionAfter(after)).map((json) => JSON.parse(json) as StoredEvent)
   }
 
   #nextAppend(taskId: string, signal: AbortSignal): Promise<void> {
@@ -62,6 +69,10 @@ export class MemoryEventLog implements EventLog {
       const wake = () => {
         signal.removeEventListener('abort', wake)
         log.waiters.delete(wake)
+        // A follower of a task that has no log (yet, or any more) leaves nothing behind.
+        if (log.events.length === 0 && log.waiters.size === 0 && this.#logs.get(taskId) === log) {
+          this.#logs.delete(taskId)
+        }
         resolve()
       }
       log.waiters.add(wake)

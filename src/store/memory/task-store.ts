@@ -1,49 +1,73 @@
 /**
  * The embedded TaskStore: tasks in process memory. Each method runs to completion without
  * awaiting, so a change and its event are one atomic step on Node's single thread.
+ *
+ * Tasks are kept serialized, as Redis keeps them: one JSON.parse per read is the copy the
+ * contract asks for, and it costs less than cloning objects on the way in and out.
  */
 import type { StoredEvent, TaskChange, TaskEvent } from '../../domain/events.js'
 import { TaskNotFoundError } from '../../domain/errors.js'
 import type { Task } from '../../domain/model.js'
+import { isTerminal } from '../../domain/state-machine.js'
 import { applyChange } from '../../domain/task-change.js'
 import { decodePageToken, encodePageToken, newestFirst } from '../page-token.js'
 import type { TaskPage, TaskQuery, TaskStore } from '../task-store.js'
 import { TransitionRejectedError } from '../task-store.js'
 import type { MemoryEventLog } from './event-log.js'
+import { Retention } from './retention.js'
+
+export interface MemoryTaskStoreOptions {
+  /** How long a terminal task and its events are kept; 0 keeps them until the process ends. */
+  terminalTtlMs: number
+}
 
 export class MemoryTaskStore implements TaskStore {
-  readonly #tasks = new Map<string, Task>()
+  readonly #tasks = new Map<string, string>()
+  readonly #retention: Retention
 
-  constructor(private readonly events: MemoryEventLog) {}
+  constructor(
+    private readonly events: MemoryEventLog,
+    options: MemoryTaskStoreOptions = { terminalTtlMs: 0 },
+  ) {
+    this.#retention = new Retention(options.terminalTtlMs, (taskId) => {
+      this.#tasks.delete(taskId)
+      this.events.delete(taskId)
+    })
+  }
 
   create(task: Task, first: TaskEvent): Promise<{ task: Task; created: boolean }> {
     const existing = this.#tasks.get(task.id)
-    if (existing) return Promise.resolve({ task: structuredClone(existing), created: false })
-    this.#tasks.set(task.id, structuredClone(task))
+    if (existing) return Promise.resolve({ task: JSON.parse(existing) as Task, created: false })
+    const json = JSON.stringify(task)
+    this.#tasks.set(task.id, json)
     this.events.append(task.id, first)
-    return Promise.resolve({ task: structuredClone(task), created: true })
+    return Promise.resolve({ task: JSON.parse(json) as Task, created: true })
   }
 
   get(taskId: string): Promise<Task | undefined> {
-    const task = this.#tasks.get(taskId)
-    return Promise.resolve(task && structuredClone(task))
+    const json = this.#tasks.get(taskId)
+    return Promise.resolve(json === undefined ? undefined : (JSON.parse(json) as Task))
   }
 
   apply(taskId: string, change: TaskChange): Promise<{ task: Task; event: StoredEvent }> {
-    const task = this.#tasks.get(taskId)
-    if (!task) return Promise.reject(new TaskNotFoundError(taskId))
-    const result = applyChange(task, change)
+    const json = this.#tasks.get(taskId)
+    if (json === undefined) return Promise.reject(new TaskNotFoundError(taskId))
+    const result = applyChange(JSON.parse(json) as Task, change)
     if (!result.ok) {
       return Promise.reject(new TransitionRejectedError(taskId, result.state, change.kind))
     }
-    this.#tasks.set(taskId, structuredClone(result.task))
+    // The stored copy is the serialized one; the result object is handed to the caller alone.
+    const updated = JSON.stringify(result.task)
+    this.#tasks.set(taskId, updated)
     const event = this.events.append(taskId, result.event)
-    return Promise.resolve({ task: structuredClone(result.task), event })
+    if (isTerminal(result.task.status.state)) this.#retention.expireLater(taskId)
+    return Promise.resolve({ task: JSON.parse(updated) as Task, event })
   }
 
   async list(query: TaskQuery): Promise<TaskPage> {
     const after = query.pageToken === undefined ? undefined : decodePageToken(query.pageToken)
     const matching = [...this.#tasks.values()]
+      .map((json) => JSON.parse(json) as Task)
       .filter(
         (task) =>
           (query.owner === undefined || task.owner === query.owner) &&
@@ -57,9 +81,19 @@ export class MemoryTaskStore implements TaskStore {
     const last = page.at(-1)
     const more = start !== -1 && start + query.pageSize < matching.length
     return {
-      tasks: structuredClone(page),
+      tasks: page,
       ...(more && last && { nextPageToken: encodePageToken(last) }),
       totalSize: matching.length,
     }
+  }
+
+  /** How many tasks it holds (for tests and metrics). */
+  get size(): number {
+    return this.#tasks.size
+  }
+
+  /** Stops the expiry timer. */
+  close(): void {
+    this.#retention.stop()
   }
 }
