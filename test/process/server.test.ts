@@ -1,0 +1,159 @@
+/**
+ * The process as the container runs it: `node dist/server.js` on the BUILT output, with the
+ * environment as its only input. Checks that it serves, that SIGTERM and SIGINT close it with
+ * exit code 0, and that a bad setting stops it with exit code 78 naming the variable.
+ */
+import { execFileSync, spawn } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { afterEach, beforeAll, describe, expect, it } from 'vitest'
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..')
+const entry = join(root, 'dist', 'server.js')
+
+interface Started {
+  child: ChildProcess
+  url: string
+  stderr: () => string
+}
+
+interface Exit {
+  code: number | null
+  signal: NodeJS.Signals | null
+}
+
+const children = new Set<ChildProcess>()
+
+beforeAll(() => {
+  // `npm test` on a fresh clone has no dist/ yet: build it once, as `npm start` would.
+  if (existsSync(entry)) return
+  try {
+    execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'pipe', timeout: 180_000 })
+  } catch (error) {
+    // tsc reports on stdout: put it in the failure.
+    const { stdout, stderr } = error as { stdout?: Buffer; stderr?: Buffer }
+    throw new Error(`npm run build failed:\n${String(stdout ?? '')}${String(stderr ?? '')}`, {
+      cause: error,
+    })
+  }
+}, 200_000)
+
+afterEach(() => {
+  for (const child of children) {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
+  }
+  children.clear()
+})
+
+/** A port nobody listens on right now (the kernel picks it; we release it at once). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer()
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address()
+      const port = typeof address === 'object' && address !== null ? address.port : 0
+      server.close(() => (port > 0 ? resolve(port) : reject(new Error('no port'))))
+    })
+  })
+}
+
+/** `node dist/server.js` with only the given environment (plus PATH), as in the image. */
+function spawnServer(env: Record<string, string>) {
+  const child = spawn(process.execPath, ['dist/server.js'], {
+    cwd: root,
+    env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production', LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  children.add(child)
+  let stderr = ''
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
+  child.stdout.resume()
+  return { child, stderr: () => stderr }
+}
+
+/** Starts the server on a free loopback port and waits until /healthz answers. */
+async function startServer(env: Record<string, string> = {}): Promise<Started> {
+  const port = await freePort()
+  const { child, stderr } = spawnServer({ HOST: '127.0.0.1', PORT: String(port), ...env })
+  const url = `http://127.0.0.1:${port}`
+  const deadline = Date.now() + 10_000
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new Error(
+        `server exited (${child.exitCode ?? child.signalCode}) before listening:\n${stderr()}`,
+      )
+    }
+    try {
+      const response = await fetch(`${url}/healthz`)
+      if (response.ok) return { child, url, stderr }
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+  throw new Error(`server did not answer /healthz within 10 s:\n${stderr()}`)
+}
+
+function exited(child: ChildProcess, timeoutMs: number): Promise<Exit> {
+  if (child.exitCode !== null || child.signalCode !== null) {
+    return Promise.resolve({ code: child.exitCode, signal: child.signalCode })
+  }
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`process still running after ${timeoutMs} ms`)),
+      timeoutMs,
+    )
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer)
+      resolve({ code, signal })
+    })
+  })
+}
+
+describe('node dist/server.js', () => {
+  it('serves the Agent Card of the Code Review Agent', async () => {
+    const { url } = await startServer()
+    const response = await fetch(`${url}/.well-known/agent.json`)
+    expect(response.status).toBe(200)
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/)
+    const card = (await response.json()) as { name: string; url: string; skills: { id: string }[] }
+    expect(card.name).toBe('Code Review Agent')
+    expect(card.skills.map((skill) => skill.id)).toEqual(['review-pr', 'echo'])
+  })
+
+  it('exits with code 0 on SIGTERM', async () => {
+    const { child, stderr } = await startServer()
+    child.kill('SIGTERM')
+    expect(await exited(child, 5_000), stderr()).toEqual({ code: 0, signal: null })
+  })
+
+  it('exits with code 0 on SIGINT', async () => {
+    const { child, stderr } = await startServer()
+    child.kill('SIGINT')
+    expect(await exited(child, 5_000), stderr()).toEqual({ code: 0, signal: null })
+  })
+
+  it('closes the port once it has exited', async () => {
+    const { child, url } = await startServer()
+    child.kill('SIGTERM')
+    await exited(child, 5_000)
+    await expect(fetch(`${url}/healthz`)).rejects.toThrow()
+  })
+
+  it('exits with code 78 and names the variable when a setting is bad', async () => {
+    const { child, stderr } = spawnServer({ HOST: '127.0.0.1', PORT: '99999' })
+    expect(await exited(child, 5_000)).toEqual({ code: 78, signal: null })
+    expect(stderr()).toContain('Invalid configuration')
+    expect(stderr()).toMatch(/^\s+- PORT: .*"99999"/m)
+  })
+
+  it('names every bad variable at once', async () => {
+    const { child, stderr } = spawnServer({ PORT: '-1', LOG_LEVEL: 'loud', BODY_LIMIT: '10' })
+    expect(await exited(child, 5_000)).toEqual({ code: 78, signal: null })
+    for (const name of ['PORT', 'LOG_LEVEL', 'BODY_LIMIT']) expect(stderr()).toContain(`- ${name}:`)
+  })
+})
