@@ -8,7 +8,8 @@
  * - `apply` MUST check the change against the state machine and the task's CURRENT state, then
  *   write the task and append exactly one event to its EventLog, all as one atomic step: under
  *   any interleaving, a task never leaves a terminal state and never loses a change.
- * - Tasks MUST be returned as copies: mutating a returned task changes nothing stored.
+ * - Mutating a returned task MUST NOT change what is stored: return copies, or frozen objects
+ *   (the memory store's choice; a write to one throws).
  * - `list` MUST order by `updatedAt` descending (then id), and paging MUST neither skip nor
  *   repeat a task that does not change while the pages are read.
  */

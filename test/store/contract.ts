@@ -195,11 +195,18 @@ export function storeContract(name: string, makePair: () => Promise<StorePair>):
       )
     })
 
-    it('returns copies: changing a returned task changes nothing stored', async () => {
+    it('keeps what it stores safe from changes to a returned task (a copy, or frozen)', async () => {
       const task = await created()
-      const copy = (await pair.tasks.get(task.id))!
-      copy.status.state = 'completed'
-      copy.history.push(copy.history[0]!)
+      const returned = (await pair.tasks.get(task.id))!
+      const attempt = (change: () => void) => {
+        try {
+          change()
+        } catch (error) {
+          expect(error).toBeInstanceOf(TypeError) // frozen
+        }
+      }
+      attempt(() => (returned.status.state = 'completed'))
+      attempt(() => returned.history.push(returned.history[0]!))
       expect(await pair.tasks.get(task.id)).toEqual(task)
     })
 

@@ -1,13 +1,14 @@
 /**
- * The embedded EventLog: per-task lists of serialized events in process memory, with
- * in-process followers woken on append.
+ * The embedded EventLog: per-task lists of deep-frozen events in process memory (handed out
+ * as they are, see freeze.ts), with in-process followers woken on append.
  */
 import type { StoredEvent, TaskEvent } from '../../domain/events.js'
 import { InvalidRequestError } from '../../domain/errors.js'
 import type { EventLog } from '../event-log.js'
+import { deepFreeze } from './freeze.js'
 
 interface Log {
-  events: string[]
+  events: StoredEvent[]
   waiters: Set<() => void>
 }
 
@@ -17,15 +18,14 @@ export class MemoryEventLog implements EventLog {
   /** Called by MemoryTaskStore inside its atomic step; ids are 1, 2, 3… per task. */
   append(taskId: string, event: TaskEvent): StoredEvent {
     const log = this.#log(taskId)
-    const stored: StoredEvent = { id: String(log.events.length + 1), event }
-    const json = JSON.stringify(stored)
-    log.events.push(json)
+    const stored = deepFreeze({ id: String(log.events.length + 1), event })
+    log.events.push(stored)
     if (log.waiters.size > 0) {
       const waiters = [...log.waiters]
       log.waiters.clear()
       for (const wake of waiters) wake()
     }
-    return JSON.parse(json) as StoredEvent
+    return stored
   }
 
   delete(taskId: string): void {
@@ -60,7 +60,7 @@ export class MemoryEventLog implements EventLog {
 
   #readNow(taskId: string, after: string | undefined): StoredEvent[] {
     const events = this.#logs.get(taskId)?.events ?? []
-    return events.slice(positionAfter(after)).map((json) => JSON.parse(json) as StoredEvent)
+    return events.slice(positionAfter(after))
   }
 
   #nextAppend(taskId: string, signal: AbortSignal): Promise<void> {

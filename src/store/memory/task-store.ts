@@ -2,8 +2,8 @@
  * The embedded TaskStore: tasks in process memory. Each method runs to completion without
  * awaiting, so a change and its event are one atomic step on Node's single thread.
  *
- * Tasks are kept serialized, as Redis keeps them: one JSON.parse per read is the copy the
- * contract asks for, and it costs less than cloning objects on the way in and out.
+ * Tasks are kept deep-frozen and handed out as they are (see freeze.ts): nothing a caller does
+ * to a returned task can change the stored one, and no read pays for a copy.
  */
 import type { StoredEvent, TaskChange, TaskEvent } from '../../domain/events.js'
 import { TaskNotFoundError } from '../../domain/errors.js'
@@ -14,6 +14,7 @@ import { decodePageToken, encodePageToken, newestFirst } from '../page-token.js'
 import type { TaskPage, TaskQuery, TaskStore } from '../task-store.js'
 import { TransitionRejectedError } from '../task-store.js'
 import type { MemoryEventLog } from './event-log.js'
+import { deepFreeze } from './freeze.js'
 import { Retention } from './retention.js'
 
 export interface MemoryTaskStoreOptions {
@@ -22,7 +23,7 @@ export interface MemoryTaskStoreOptions {
 }
 
 export class MemoryTaskStore implements TaskStore {
-  readonly #tasks = new Map<string, string>()
+  readonly #tasks = new Map<string, Task>()
   readonly #retention: Retention
 
   constructor(
@@ -37,37 +38,33 @@ export class MemoryTaskStore implements TaskStore {
 
   create(task: Task, first: TaskEvent): Promise<{ task: Task; created: boolean }> {
     const existing = this.#tasks.get(task.id)
-    if (existing) return Promise.resolve({ task: JSON.parse(existing) as Task, created: false })
-    const json = JSON.stringify(task)
-    this.#tasks.set(task.id, json)
+    if (existing) return Promise.resolve({ task: existing, created: false })
+    this.#tasks.set(task.id, deepFreeze(task))
     this.events.append(task.id, first)
-    return Promise.resolve({ task: JSON.parse(json) as Task, created: true })
+    return Promise.resolve({ task, created: true })
   }
 
   get(taskId: string): Promise<Task | undefined> {
-    const json = this.#tasks.get(taskId)
-    return Promise.resolve(json === undefined ? undefined : (JSON.parse(json) as Task))
+    return Promise.resolve(this.#tasks.get(taskId))
   }
 
   apply(taskId: string, change: TaskChange): Promise<{ task: Task; event: StoredEvent }> {
-    const json = this.#tasks.get(taskId)
-    if (json === undefined) return Promise.reject(new TaskNotFoundError(taskId))
-    const result = applyChange(JSON.parse(json) as Task, change)
+    const task = this.#tasks.get(taskId)
+    if (task === undefined) return Promise.reject(new TaskNotFoundError(taskId))
+    const result = applyChange(task, change)
     if (!result.ok) {
       return Promise.reject(new TransitionRejectedError(taskId, result.state, change.kind))
     }
-    // The stored copy is the serialized one; the result object is handed to the caller alone.
-    const updated = JSON.stringify(result.task)
+    const updated = deepFreeze(result.task)
     this.#tasks.set(taskId, updated)
     const event = this.events.append(taskId, result.event)
-    if (isTerminal(result.task.status.state)) this.#retention.expireLater(taskId)
-    return Promise.resolve({ task: JSON.parse(updated) as Task, event })
+    if (isTerminal(updated.status.state)) this.#retention.expireLater(taskId)
+    return Promise.resolve({ task: updated, event })
   }
 
   async list(query: TaskQuery): Promise<TaskPage> {
     const after = query.pageToken === undefined ? undefined : decodePageToken(query.pageToken)
     const matching = [...this.#tasks.values()]
-      .map((json) => JSON.parse(json) as Task)
       .filter(
         (task) =>
           (query.owner === undefined || task.owner === query.owner) &&
