@@ -3,12 +3,20 @@
  * (Redis) hands it to any worker. Both abort a turn when its task is canceled.
  */
 export interface Dispatcher {
-  /** Runs the task's next turn. Returns once the turn is accepted, not when it ends. */
-  dispatch(taskId: string): Promise<void>
+  /** Runs the task's next turn. Resolves once the turn is accepted, not when it ends. */
+  dispatch(taskId: string): Promise<DispatchedTurn>
   /** Aborts the turn running for this task, if any. */
   abort(taskId: string, reason: AbortReason): Promise<void>
   /** Takes no more turns; waits up to `graceMs` for running ones, then aborts them. */
   close(graceMs: number): Promise<void>
+}
+
+export interface DispatchedTurn {
+  /**
+   * Settles when the turn has ended, when it runs in this process. Every turn ends with its task
+   * in a final state, so a blocking send can wait on this instead of following the event log.
+   */
+  ended?: Promise<void>
 }
 
 export type AbortReason = 'canceled' | 'timeout' | 'shutdown'

@@ -1,8 +1,8 @@
 /** A stable hash of a request, so that a retry can be told from a different request. */
-import { createHash } from 'node:crypto'
+import { hash } from 'node:crypto'
 
 export function fingerprint(value: unknown): string {
-  return createHash('sha256').update(canonicalJson(value)).digest('base64url')
+  return hash('sha256', canonicalJson(value), 'base64url')
 }
 
 /** JSON with object keys sorted, so equal values always serialize alike. */

@@ -1,6 +1,6 @@
 /** Runs each turn in this process, and keeps what it needs to abort or drain them. */
 import { ServiceUnavailableError } from '../domain/errors.js'
-import type { AbortReason, Dispatcher } from './dispatcher.js'
+import type { AbortReason, DispatchedTurn, Dispatcher } from './dispatcher.js'
 import type { Runner } from './runner.js'
 
 interface Running {
@@ -18,15 +18,15 @@ export class InlineDispatcher implements Dispatcher {
     return this.#running.size
   }
 
-  dispatch(taskId: string): Promise<void> {
+  dispatch(taskId: string): Promise<DispatchedTurn> {
     if (this.#closed)
       return Promise.reject(new ServiceUnavailableError('The server is shutting down'))
     const controller = new AbortController()
-    const done = this.runner.run(taskId, controller.signal).finally(() => {
+    const done = this.runner.run(taskId, controller).finally(() => {
       if (this.#running.get(taskId)?.controller === controller) this.#running.delete(taskId)
     })
     this.#running.set(taskId, { controller, done })
-    return Promise.resolve()
+    return Promise.resolve({ ended: done })
   }
 
   abort(taskId: string, reason: AbortReason): Promise<void> {

@@ -26,7 +26,8 @@ export interface RunnerOptions {
 export class Runner {
   constructor(private readonly options: RunnerOptions) {}
 
-  async run(taskId: string, signal: AbortSignal): Promise<void> {
+  /** Runs one turn. `turn` is aborted, with an AbortReason, by whoever stops it (cancel, shutdown). */
+  async run(taskId: string, turn: AbortController): Promise<void> {
     const { store, skills } = this.options
     const log = this.options.log
     try {
@@ -44,7 +45,7 @@ export class Runner {
         )
         return
       }
-      const outcome = await this.#execute(task, signal)
+      const outcome = await this.#execute(task, turn)
       if (outcome === 'aborted') return
       await this.#finish(taskId, outcome)
     } catch (error) {
@@ -52,33 +53,29 @@ export class Runner {
     }
   }
 
-  async #execute(task: Task, outer: AbortSignal): Promise<SkillOutcome | 'aborted'> {
+  async #execute(task: Task, turn: AbortController): Promise<SkillOutcome | 'aborted'> {
     const skill = this.options.skills.get(task.skillId)!
-    const controller = new AbortController()
-    const abort = (reason: AbortReason) => controller.abort(reason)
-    const onOuterAbort = () => abort(outer.reason as AbortReason)
-    outer.addEventListener('abort', onOuterAbort, { once: true })
-    if (outer.aborted) onOuterAbort()
+    const { signal } = turn
     const { skillTimeoutMs } = this.options
     const timer =
-      skillTimeoutMs > 0 ? setTimeout(() => abort('timeout'), skillTimeoutMs) : undefined
+      skillTimeoutMs > 0 ? setTimeout(() => turn.abort('timeout'), skillTimeoutMs) : undefined
+    // A skill that ignores its signal must not hold the turn: the race ends at the abort.
     const aborted = new Promise<'aborted'>((resolve) =>
-      controller.signal.addEventListener('abort', () => resolve('aborted'), { once: true }),
+      signal.addEventListener('abort', () => resolve('aborted'), { once: true }),
     )
-    const context = new TurnContext(task, controller.signal, this.options.log, this.options.store)
+    const context = new TurnContext(task, signal, this.options.log, this.options.store)
     try {
       const result = await Promise.race([skill.execute(context), aborted])
-      if (!controller.signal.aborted) return result ?? { state: 'completed' }
+      if (!signal.aborted) return result ?? { state: 'completed' }
     } catch (error) {
-      if (!controller.signal.aborted) {
+      if (!signal.aborted) {
         context.log.error({ err: error }, 'skill threw')
         return { state: 'failed', message: [textPart('The skill failed with an internal error')] }
       }
     } finally {
       clearTimeout(timer)
-      outer.removeEventListener('abort', onOuterAbort)
     }
-    const reason = controller.signal.reason as AbortReason
+    const reason = signal.reason as AbortReason
     if (reason === 'timeout') {
       return {
         state: 'failed',

@@ -46,6 +46,9 @@ export interface SendInput {
 const CONTINUABLE: readonly TaskState[] = ['input-required']
 
 export class TaskService {
+  /** Turns running in this process, by task: a blocking send waits on these directly. */
+  readonly #localTurns = new Map<string, Promise<void>>()
+
   constructor(private readonly options: TaskServiceOptions) {}
 
   /** Creates a task and starts its first turn; a retry of the same request returns the task. */
@@ -131,7 +134,13 @@ export class TaskService {
   /** A turn that cannot start (e.g. during shutdown) fails its task rather than leave it hanging. */
   async #dispatch(taskId: string): Promise<void> {
     try {
-      await this.options.dispatcher.dispatch(taskId)
+      const { ended } = await this.options.dispatcher.dispatch(taskId)
+      if (ended) {
+        this.#localTurns.set(taskId, ended)
+        void ended.finally(() => {
+          if (this.#localTurns.get(taskId) === ended) this.#localTurns.delete(taskId)
+        })
+      }
     } catch (error) {
       const reason = error instanceof A2AError ? error.message : 'The task could not be started'
       await this.options.store
@@ -173,9 +182,12 @@ export class TaskService {
    * The log cursor is read before the task, so a change in between is never missed.
    */
   async waitForFinal(taskId: string, timeoutMs: number, signal?: AbortSignal): Promise<Task> {
+    if (timeoutMs === 0) return this.get(taskId)
+    const localTurn = this.#localTurns.get(taskId)
+    if (localTurn && !signal) return this.#waitForTurn(taskId, localTurn, timeoutMs)
     const cursor = await this.options.events.lastId(taskId)
     const current = await this.get(taskId)
-    if (isFinal(current.status.state) || timeoutMs === 0) return current
+    if (isFinal(current.status.state)) return current
     // A plain timer (not AbortSignal.timeout) so it is cleared as soon as the wait ends.
     const stop = new AbortController()
     const timer = setTimeout(() => stop.abort(), timeoutMs)
@@ -188,6 +200,20 @@ export class TaskService {
     } finally {
       clearTimeout(timer)
       signal?.removeEventListener('abort', onAbort)
+    }
+    return this.get(taskId)
+  }
+
+  /** The cheap path for a turn running here: no log to follow, one timer. */
+  async #waitForTurn(taskId: string, turn: Promise<void>, timeoutMs: number): Promise<Task> {
+    let timer: NodeJS.Timeout | undefined
+    const timeUp = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, timeoutMs)
+    })
+    try {
+      await Promise.race([turn, timeUp])
+    } finally {
+      clearTimeout(timer)
     }
     return this.get(taskId)
   }

@@ -12,8 +12,10 @@ export const genReqId = (request: IncomingMessage): string => {
 }
 
 const requestId: FastifyPluginAsync = async (app) => {
-  app.addHook('onRequest', async (request, reply) => {
+  // A callback hook, not an async one: it runs on every request.
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id)
+    done()
   })
 }
 
