@@ -1,0 +1,48 @@
+/**
+ * Every Redis key the store uses, from one builder.
+ *
+ * Layout (P = the store's prefix):
+ *   P task:{<taskId>}            hash: the task, as JSON fragments (see task-codec.ts)
+ *   P task:{<taskId>}:events     stream: the task's events; entry ids are the EventLog's ids
+ *   P tasks:{idx}:all            sorted set: every task id, scored by updatedAt (ms)
+ *   P tasks:{idx}:owner:<owner>  sorted set: the owner's task ids, same score
+ *   P tasks:{idx}:context:<id>   sorted set: the context's task ids, same score
+ *   P tasks:{idx}:expiring       sorted set: retention records of terminal tasks, scored by
+ *                                the time their keys expire (see task-index.ts)
+ *
+ * Cluster trade-off. A task's two keys share the hash tag `{<taskId>}`, so create and apply are
+ * single-slot scripts and tasks spread over the whole cluster. The indexes hold many tasks, so
+ * they cannot share a task's slot; they all share the tag `{idx}` instead, and each index script
+ * is single-slot too. The price: a task write and its index write are two atomic steps, not one.
+ * We accept it because the indexes are only a candidate set for `list` — order, filters and
+ * paging always come from the task hashes themselves — and both index scripts are idempotent and
+ * convergent (ZADD GT; removal only of entries no newer than what was seen). A crash between the
+ * two steps leaves an index entry stale or missing until the task's next write or a repeated
+ * create. The alternative, one tag for everything, is fully atomic but puts every task on one
+ * slot, which defeats running a cluster at all. `{idx}` is one hot slot for index writes; a
+ * deployment that outgrows it would shard the indexes by owner.
+ */
+
+/** The two keys of one task; they share a slot. */
+export function taskKeys(prefix: string, taskId: string) {
+  const task = `${prefix}task:{${taskId}}`
+  return { task, events: `${task}:events` }
+}
+
+/** The multi-task index keys; they share the `{idx}` slot. */
+export function indexKeys(prefix: string) {
+  const base = `${prefix}tasks:{idx}`
+  return {
+    all: `${base}:all`,
+    owner: (owner: string) => `${base}:owner:${owner}`,
+    context: (contextId: string) => `${base}:context:${contextId}`,
+    expiring: `${base}:expiring`,
+  }
+}
+
+/** A prefix with a brace would move the hash tag and split a task's keys across slots. */
+export function assertUsablePrefix(prefix: string): void {
+  if (/[{}]/.test(prefix)) {
+    throw new Error(`Redis key prefix "${prefix}" must not contain { or } (they set hash tags)`)
+  }
+}

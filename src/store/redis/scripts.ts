@@ -1,0 +1,125 @@
+/**
+ * The Lua scripts (lua/*.lua, one per atomic operation), registered on the caller's connection
+ * under versioned names: a changed script gets a new name, so a process never runs a stale body
+ * cached under the old one. This file is also the one place where the scripts' reply codes and
+ * failures become errors.
+ */
+import { readFileSync } from 'node:fs'
+import type { Redis } from 'ioredis'
+import { TaskNotFoundError } from '../../domain/errors.js'
+import type { TaskChange } from '../../domain/events.js'
+import { TaskState } from '../../domain/model.js'
+import { TransitionRejectedError } from '../task-store.js'
+
+/** Script file → the command name it is registered under. */
+export const SCRIPT_NAMES = {
+  create: 'a2aCreateV1',
+  apply: 'a2aApplyV1',
+  index: 'a2aIndexV1',
+  unindex: 'a2aUnindexV1',
+} as const
+
+type ScriptKind = keyof typeof SCRIPT_NAMES
+
+/** Runs one script with its KEYS and ARGV. */
+export type ScriptRunner = (keys: readonly string[], args: readonly string[]) => Promise<unknown>
+export type TaskScripts = Record<ScriptKind, ScriptRunner>
+
+// The build copies only .ts files: dist/store/redis/lua/*.lua must be copied beside this module.
+const sources = new Map<ScriptKind, string>()
+const source = (kind: ScriptKind): string => {
+  let lua = sources.get(kind)
+  if (lua === undefined) {
+    lua = readFileSync(new URL(`./lua/${kind}.lua`, import.meta.url), 'utf8')
+    sources.set(kind, lua)
+  }
+  return lua
+}
+
+/** Thrown when Redis refuses a script or a script answers something it never should. */
+export class StoreScriptError extends Error {
+  constructor(
+    readonly script: string,
+    detail: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`Redis script ${script} failed: ${detail}`, options)
+    this.name = 'StoreScriptError'
+  }
+}
+
+/** Registers the scripts on `redis` (ioredis runs them by EVALSHA, loading them when missing). */
+export function defineTaskScripts(redis: Redis): TaskScripts {
+  const runner = (kind: ScriptKind): ScriptRunner => {
+    const name = SCRIPT_NAMES[kind]
+    // No numberOfKeys: every call passes its key count first, as index/unindex vary it.
+    redis.defineCommand(name, { lua: source(kind) })
+    return async (keys, args) => {
+      const command = (redis as unknown as Record<string, ScriptCommand>)[name]!
+      try {
+        return await command.call(redis, keys.length, ...keys, ...args)
+      } catch (error) {
+        throw new StoreScriptError(name, error instanceof Error ? error.message : String(error), {
+          cause: error,
+        })
+      }
+    }
+  }
+  return {
+    create: runner('create'),
+    apply: runner('apply'),
+    index: runner('index'),
+    unindex: runner('unindex'),
+  }
+}
+
+type ScriptCommand = (this: Redis, ...args: (string | number)[]) => Promise<unknown>
+
+export type CreateReply =
+  { created: true; eventId: string } | { created: false; fields: Record<string, string> }
+
+/** Reads create.lua's reply. */
+export function createReply(reply: unknown): CreateReply {
+  const [code, detail] = asArray(SCRIPT_NAMES.create, reply)
+  if (code === 1 && typeof detail === 'string') return { created: true, eventId: detail }
+  if (code === 0) return { created: false, fields: hashFields(SCRIPT_NAMES.create, detail) }
+  throw unexpected(SCRIPT_NAMES.create, reply)
+}
+
+/** Reads apply.lua's reply; its refusals become the errors TaskStore.apply promises. */
+export function applyReply(
+  reply: unknown,
+  taskId: string,
+  kind: TaskChange['kind'],
+): { eventId: string; fields: Record<string, string> } {
+  const [code, detail, fields] = asArray(SCRIPT_NAMES.apply, reply)
+  switch (code) {
+    case 1:
+      if (typeof detail !== 'string') break
+      return { eventId: detail, fields: hashFields(SCRIPT_NAMES.apply, fields) }
+    case -1:
+      throw new TaskNotFoundError(taskId)
+    case -2: {
+      const state = TaskState.safeParse(detail)
+      if (!state.success) break
+      throw new TransitionRejectedError(taskId, state.data, kind)
+    }
+  }
+  throw unexpected(SCRIPT_NAMES.apply, reply)
+}
+
+/** A Lua HGETALL reply (field, value, …) as an object. */
+export function hashFields(script: string, flat: unknown): Record<string, string> {
+  const items = asArray(script, flat)
+  const fields: Record<string, string> = {}
+  for (let i = 0; i + 1 < items.length; i += 2) fields[String(items[i])] = String(items[i + 1])
+  return fields
+}
+
+function asArray(script: string, reply: unknown): unknown[] {
+  if (!Array.isArray(reply)) throw unexpected(script, reply)
+  return reply
+}
+
+const unexpected = (script: string, reply: unknown) =>
+  new StoreScriptError(script, `unexpected reply ${JSON.stringify(reply)?.slice(0, 200)}`)

@@ -1,0 +1,132 @@
+/**
+ * The list indexes and retention records (keys.ts explains the layout, and why index writes are
+ * a second atomic step after the task's own).
+ *
+ * Retention: when a task ends while `terminalTtlSeconds` > 0, apply.lua sets EXPIRE on its hash
+ * and stream, and `record` writes a retention record naming the task, its indexes and when it
+ * expires. Redis drops the task keys on time; its index entries go two ways, so that none
+ * accumulate: `list` removes the dangling entries it meets in the index it reads, and `sweep`
+ * takes the records whose time has passed and removes their tasks from every index, then the
+ * record itself.
+ */
+import type { Redis } from 'ioredis'
+import type { Task } from '../../domain/model.js'
+import type { TaskQuery } from '../task-store.js'
+import { indexKeys, taskKeys } from './keys.js'
+import type { TaskScripts } from './scripts.js'
+
+/** An index entry: a task id and the updatedAt (ms) it was indexed with. */
+export interface IndexEntry {
+  taskId: string
+  score: number
+}
+
+/**
+ * [taskId, contextId, owner or null, expiresAt ms]: enough to find the task's index entries.
+ * Sweep removes only entries scored at or before `expiresAt`: a task created later with the
+ * same id (a client may reuse one once the old task is gone) has newer entries, and keeps them.
+ */
+type RetentionRecord = [string, string, string | null, number]
+
+export class TaskIndex {
+  readonly #keys: ReturnType<typeof indexKeys>
+
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix: string,
+    private readonly scripts: TaskScripts,
+  ) {
+    this.#keys = indexKeys(prefix)
+  }
+
+  /** Records a task's entries (again: it is idempotent); `expiresAt` (ms) once it has a TTL. */
+  async record(task: Task, expiresAt?: number): Promise<void> {
+    const owner = task.owner ?? null
+    const record: RetentionRecord | undefined =
+      expiresAt === undefined ? undefined : [task.id, task.contextId, owner, expiresAt]
+    await this.scripts.index(
+      [this.#keys.expiring, ...this.#indexesOf(task.contextId, owner)],
+      [
+        task.id,
+        String(scoreOf(task)),
+        String(expiresAt ?? ''),
+        record ? JSON.stringify(record) : '',
+      ],
+    )
+  }
+
+  /** The index that narrows a query most: a context is one conversation, an owner has many. */
+  keyFor(query: Pick<TaskQuery, 'owner' | 'contextId'>): string {
+    if (query.contextId !== undefined) return this.#keys.context(query.contextId)
+    if (query.owner !== undefined) return this.#keys.owner(query.owner)
+    return this.#keys.all
+  }
+
+  /**
+   * Every entry of one index. Loading a whole index is the simple, correct first version; at
+   * scale `list` would range by score with the page cursor instead (ZRANGE BYSCORE … LIMIT).
+   */
+  async entries(key: string): Promise<IndexEntry[]> {
+    const reply: unknown = await this.redis.zrange(key, 0, '-1', 'WITHSCORES')
+    return scoredMembers(reply).map(([taskId, score]) => ({ taskId, score }))
+  }
+
+  /** Removes entries whose task `list` found gone, unless a newer task took the id since. */
+  async forget(key: string, entries: readonly IndexEntry[]): Promise<void> {
+    await Promise.all(
+      entries.map(({ taskId, score }) => this.scripts.unindex([key], [taskId, String(score)])),
+    )
+  }
+
+  /**
+   * Removes expired tasks from every index, `limit` retention records at a time; returns how
+   * many tasks it removed. Meant to run periodically on any one replica (it is idempotent).
+   */
+  async sweep(limit = 100): Promise<number> {
+    const members = await this.redis.zrangebyscore(
+      this.#keys.expiring,
+      '-inf',
+      Date.now(),
+      'LIMIT',
+      0,
+      limit,
+    )
+    const records = members.map((member) => JSON.parse(member) as RetentionRecord)
+    const ttls = records.map(([taskId]) => this.redis.pttl(taskKeys(this.prefix, taskId).task))
+    let removed = 0
+    for (const [i, ttl] of (await Promise.all(ttls)).entries()) {
+      const [taskId, contextId, owner, expiresAt] = records[i]!
+      // -2: gone, clean up. -1: the id was reused by a task that does not expire; its own
+      // writes own the entries now. ≥ 0: not expired yet by Redis' clock; look again later.
+      if (ttl >= 0) continue
+      if (ttl === -2) {
+        await this.scripts.unindex(this.#indexesOf(contextId, owner), [taskId, String(expiresAt)])
+        removed++
+      }
+      await this.redis.zrem(this.#keys.expiring, members[i]!)
+    }
+    return removed
+  }
+
+  #indexesOf(contextId: string, owner: string | null): string[] {
+    const keys = [this.#keys.all, this.#keys.context(contextId)]
+    if (owner !== null) keys.push(this.#keys.owner(owner))
+    return keys
+  }
+}
+
+const scoreOf = (task: Task): number => {
+  const ms = Date.parse(task.updatedAt)
+  return Number.isFinite(ms) ? ms : 0
+}
+
+/** ZRANGE WITHSCORES as pairs, whether the connection maps replies as RESP2 or RESP3. */
+function scoredMembers(reply: unknown): [string, number][] {
+  const items = Array.isArray(reply) ? (reply as unknown[]) : []
+  if (Array.isArray(items[0])) {
+    return (items as [unknown, unknown][]).map(([member, score]) => [String(member), Number(score)])
+  }
+  const pairs: [string, number][] = []
+  for (let i = 0; i + 1 < items.length; i += 2) pairs.push([String(items[i]), Number(items[i + 1])])
+  return pairs
+}

@@ -1,0 +1,224 @@
+/** What the Redis store promises beyond the shared contract: key layout, exact content, errors. */
+import { createHash, randomUUID } from 'node:crypto'
+import { readFileSync } from 'node:fs'
+import { describe, expect, it } from 'vitest'
+import type { TaskChange } from '../../src/domain/events.js'
+import { applyChange } from '../../src/domain/task-change.js'
+import { createRedisStore } from '../../src/store/redis/index.js'
+import { taskKeys } from '../../src/store/redis/keys.js'
+import { SCRIPT_NAMES } from '../../src/store/redis/scripts.js'
+import type { TestRedisStore } from '../helpers/redis.js'
+import { createdIn, keysUnder, to, useRedisStores } from '../helpers/redis.js'
+
+const { redis: connection, store: storeWith } = useRedisStores()
+
+/** The part of a key Redis Cluster hashes: the first non-empty {…}, else the whole key. */
+function hashTag(key: string): string {
+  const open = key.indexOf('{')
+  const close = key.indexOf('}', open + 1)
+  return open !== -1 && close > open + 1 ? key.slice(open + 1, close) : key
+}
+
+describe('Redis store: key layout (keys.ts)', () => {
+  it('puts every key under the prefix, a task’s keys on its own slot and the indexes on {idx}', async () => {
+    const store = storeWith(60)
+    const task = await createdIn(store, { owner: 'alice' })
+    await store.tasks.apply(task.id, to('canceled'))
+    const keys = await keysUnder(connection(), store.prefix)
+    expect(keys.sort()).toEqual(
+      [
+        `task:{${task.id}}`,
+        `task:{${task.id}}:events`,
+        'tasks:{idx}:all',
+        'tasks:{idx}:expiring',
+        'tasks:{idx}:owner:alice',
+        `tasks:{idx}:context:${task.contextId}`,
+      ]
+        .map((key) => store.prefix + key)
+        .sort(),
+    )
+    for (const key of keys) {
+      expect([task.id, 'idx']).toContain(hashTag(key))
+    }
+  })
+
+  it('refuses a prefix with a brace, which would move the hash tag', () => {
+    expect(() =>
+      createRedisStore({ redis: connection(), prefix: 'a2a:{x}:', terminalTtlSeconds: 0 }),
+    ).toThrow(/must not contain/)
+  })
+})
+
+describe('Redis store: apply.lua is applyChange', () => {
+  /** Applies `change` in Redis and checks the result against the pure rule on the same task. */
+  async function expectApplyChangeResult(
+    store: TestRedisStore,
+    taskId: string,
+    change: TaskChange,
+  ) {
+    const before = (await store.tasks.get(taskId))!
+    const { task } = await store.tasks.apply(taskId, change)
+    const expected = applyChange(before, change)
+    if (!expected.ok) throw new Error(`applyChange refused: ${expected.state}`)
+    // An artifact change stamps updatedAt with the clock; everything else must match exactly.
+    expect(task).toEqual({ ...expected.task, updatedAt: task.updatedAt })
+    expect(await store.tasks.get(taskId)).toEqual(task)
+  }
+
+  it('keeps user content exact: empty arrays, large and fractional numbers, unicode', async () => {
+    const store = storeWith(0)
+    const metadata = { big: 1234567890123456, pi: 3.141592653589793, none: [], nested: { a: [] } }
+    const task = await createdIn(store, { metadata })
+    const message = {
+      messageId: randomUUID(),
+      role: 'agent' as const,
+      parts: [],
+      referenceTaskIds: [],
+      metadata,
+    }
+    await expectApplyChangeResult(store, task.id, { ...to('working'), appendToHistory: [message] })
+    await expectApplyChangeResult(store, task.id, {
+      kind: 'artifact',
+      artifact: {
+        artifactId: 'a/1 "quoted"',
+        name: 'résumé ✓',
+        metadata,
+        parts: [{ kind: 'data', data: { rows: [], n: 0.1 + 0.2 } }],
+      },
+      append: false,
+      lastChunk: false,
+    })
+  })
+
+  it('adds a transition only when the state changes, and replaces an artifact without append', async () => {
+    const store = storeWith(0)
+    const task = await createdIn(store)
+    const text = (value: string) => [{ kind: 'text' as const, text: value }]
+    const artifact = (parts: ReturnType<typeof text>, append: boolean) => ({
+      kind: 'artifact' as const,
+      artifact: { artifactId: 'doc', parts },
+      append,
+      lastChunk: false,
+    })
+    await expectApplyChangeResult(store, task.id, to('working'))
+    await expectApplyChangeResult(store, task.id, to('working'))
+    await expectApplyChangeResult(store, task.id, artifact([], true))
+    await expectApplyChangeResult(store, task.id, artifact(text('a'), true))
+    await expectApplyChangeResult(store, task.id, artifact(text('b'), false))
+    await expectApplyChangeResult(store, task.id, to('input-required'))
+    expect((await store.tasks.get(task.id))!.transitions.map((t) => t.state)).toEqual([
+      'submitted',
+      'working',
+      'input-required',
+    ])
+  })
+
+  it('loses no chunk when many appends to one artifact race', async () => {
+    const store = storeWith(0)
+    const task = await createdIn(store)
+    await store.tasks.apply(task.id, to('working'))
+    const chunk = (text: string) => ({
+      kind: 'artifact' as const,
+      artifact: { artifactId: 'log', parts: [{ kind: 'text' as const, text }] },
+      append: true,
+      lastChunk: false,
+    })
+    const texts = Array.from({ length: 50 }, (_, i) => `line ${i}`)
+    await Promise.all(texts.map((text) => store.tasks.apply(task.id, chunk(text))))
+    const stored = (await store.tasks.get(task.id))!
+    expect(stored.artifacts).toHaveLength(1)
+    expect(
+      stored.artifacts[0]!.parts.map((part) => (part.kind === 'text' ? part.text : '')),
+    ).toEqual(texts)
+    expect(await store.events.read(task.id)).toHaveLength(52)
+  })
+
+  it('stores the event it returns, with the task’s contextId', async () => {
+    const store = storeWith(0)
+    const task = await createdIn(store)
+    const { event } = await store.tasks.apply(task.id, to('working'))
+    expect(event.event.contextId).toBe(task.contextId)
+    expect((await store.events.read(task.id)).at(-1)).toEqual(event)
+  })
+})
+
+describe('Redis store: failures', () => {
+  it('reports stored data that is not JSON as a StoredDataError naming the task and field', async () => {
+    const store = storeWith(0)
+    const task = await createdIn(store)
+    await connection().hset(taskKeys(store.prefix, task.id).task, 'history', '[{"oops"')
+    await expect(store.tasks.get(task.id)).rejects.toThrow(
+      `Stored data of task ${task.id} has invalid JSON in the field "history"`,
+    )
+    await expect(store.tasks.list({ pageSize: 5 })).rejects.toMatchObject({
+      name: 'StoredDataError',
+    })
+  })
+
+  it('reports stored JSON that is not a task as a StoredDataError', async () => {
+    const store = storeWith(0)
+    const task = await createdIn(store)
+    await connection().hset(taskKeys(store.prefix, task.id).task, 'status', '{"state":"sleeping"}')
+    await expect(store.tasks.get(task.id)).rejects.toThrow(/is not a valid task: status\.state/)
+  })
+
+  it('reports a script failure as a StoreScriptError naming the script', async () => {
+    const store = storeWith(0)
+    const taskId = randomUUID()
+    await connection().set(taskKeys(store.prefix, taskId).task, 'not a hash')
+    await expect(store.tasks.apply(taskId, to('working'))).rejects.toMatchObject({
+      name: 'StoreScriptError',
+      script: 'a2aApplyV1',
+      message: expect.stringContaining('WRONGTYPE'),
+    })
+  })
+})
+
+describe('Redis store: scripts', () => {
+  it('registers each Lua file under its versioned name and runs that file’s body', async () => {
+    const store = storeWith(0)
+    const task = await createdIn(store)
+    await store.tasks.apply(task.id, to('working'))
+    for (const [file, name] of Object.entries(SCRIPT_NAMES)) {
+      expect(name).toMatch(/^a2a\w+V\d+$/)
+      expect(typeof (connection() as unknown as Record<string, unknown>)[name]).toBe('function')
+      if (file === 'unindex') continue // runs only once a task has expired
+      const lua = readFileSync(new URL(`../../src/store/redis/lua/${file}.lua`, import.meta.url))
+      const sha = createHash('sha1').update(lua).digest('hex')
+      expect(await connection().script('EXISTS', sha)).toEqual([1])
+    }
+  })
+})
+
+describe('Redis event log: follow', () => {
+  it('ends within 100 ms of the abort, while blocked on Redis', async () => {
+    const store = storeWith(0)
+    const task = await createdIn(store)
+    const controller = new AbortController()
+    let abortedAt = 0
+    const following = (async () => {
+      for await (const _ of store.events.follow(task.id, undefined, controller.signal)) {
+        setTimeout(() => {
+          abortedAt = performance.now()
+          controller.abort()
+        }, 50)
+      }
+      return performance.now() - abortedAt
+    })()
+    expect(await following).toBeLessThan(100)
+  })
+
+  it('ends every follower when the store closes', async () => {
+    const store = storeWith(0)
+    const task = await createdIn(store)
+    const following = (async () => {
+      let count = 0
+      for await (const _ of store.events.follow(task.id, undefined, new AbortController().signal)) {
+        count++
+        setTimeout(() => void store.close(), 20)
+      }
+      return count
+    })()
+    expect(await following).toBe(1)
+  })
+})
