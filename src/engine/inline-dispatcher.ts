@@ -2,9 +2,10 @@
 import { ServiceUnavailableError } from '../domain/errors.js'
 import type { AbortReason, DispatchedTurn, Dispatcher } from './dispatcher.js'
 import type { Runner } from './runner.js'
+import { Turn } from './turn.js'
 
 interface Running {
-  controller: AbortController
+  turn: Turn
   done: Promise<void>
 }
 
@@ -21,16 +22,16 @@ export class InlineDispatcher implements Dispatcher {
   dispatch(taskId: string): Promise<DispatchedTurn> {
     if (this.#closed)
       return Promise.reject(new ServiceUnavailableError('The server is shutting down'))
-    const controller = new AbortController()
-    const done = this.runner.run(taskId, controller).finally(() => {
-      if (this.#running.get(taskId)?.controller === controller) this.#running.delete(taskId)
+    const turn = new Turn()
+    const done = this.runner.run(taskId, turn).finally(() => {
+      if (this.#running.get(taskId)?.turn === turn) this.#running.delete(taskId)
     })
-    this.#running.set(taskId, { controller, done })
+    this.#running.set(taskId, { turn, done })
     return Promise.resolve({ ended: done })
   }
 
   abort(taskId: string, reason: AbortReason): Promise<void> {
-    this.#running.get(taskId)?.controller.abort(reason)
+    this.#running.get(taskId)?.turn.abort(reason)
     return Promise.resolve()
   }
 
@@ -44,7 +45,7 @@ export class InlineDispatcher implements Dispatcher {
     const result = await Promise.race([all().then(() => 'drained' as const), graceOver])
     clearTimeout(timer)
     if (result === 'timeout') {
-      for (const running of this.#running.values()) running.controller.abort('shutdown')
+      for (const running of this.#running.values()) running.turn.abort('shutdown')
       await all()
     }
   }

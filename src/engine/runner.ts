@@ -12,7 +12,7 @@ import type { SkillOutcome } from '../skills/skill.js'
 import type { SkillRegistry } from '../skills/registry.js'
 import type { TaskStore } from '../store/task-store.js'
 import { TransitionRejectedError } from '../store/task-store.js'
-import type { AbortReason } from './dispatcher.js'
+import type { Turn } from './turn.js'
 import { TurnContext } from './turn-context.js'
 
 export interface RunnerOptions {
@@ -26,8 +26,8 @@ export interface RunnerOptions {
 export class Runner {
   constructor(private readonly options: RunnerOptions) {}
 
-  /** Runs one turn. `turn` is aborted, with an AbortReason, by whoever stops it (cancel, shutdown). */
-  async run(taskId: string, turn: AbortController): Promise<void> {
+  /** Runs one turn. `turn` is aborted, with a reason, by whoever stops it (cancel, shutdown). */
+  async run(taskId: string, turn: Turn): Promise<void> {
     const { store, skills } = this.options
     const log = this.options.log
     try {
@@ -53,29 +53,25 @@ export class Runner {
     }
   }
 
-  async #execute(task: Task, turn: AbortController): Promise<SkillOutcome | 'aborted'> {
+  async #execute(task: Task, turn: Turn): Promise<SkillOutcome | 'aborted'> {
     const skill = this.options.skills.get(task.skillId)!
-    const { signal } = turn
     const { skillTimeoutMs } = this.options
     const timer =
       skillTimeoutMs > 0 ? setTimeout(() => turn.abort('timeout'), skillTimeoutMs) : undefined
-    // A skill that ignores its signal must not hold the turn: the race ends at the abort.
-    const aborted = new Promise<'aborted'>((resolve) =>
-      signal.addEventListener('abort', () => resolve('aborted'), { once: true }),
-    )
-    const context = new TurnContext(task, signal, this.options.log, this.options.store)
+    const context = new TurnContext(task, turn, this.options.log, this.options.store)
     try {
-      const result = await Promise.race([skill.execute(context), aborted])
-      if (!signal.aborted) return result ?? { state: 'completed' }
+      // A skill that ignores its signal must not hold the turn: the race ends at the abort.
+      const result = await Promise.race([skill.execute(context), turn.whenAborted()])
+      if (!turn.aborted) return (result as SkillOutcome | void) ?? { state: 'completed' }
     } catch (error) {
-      if (!signal.aborted) {
+      if (!turn.aborted) {
         context.log.error({ err: error }, 'skill threw')
         return { state: 'failed', message: [textPart('The skill failed with an internal error')] }
       }
     } finally {
       clearTimeout(timer)
     }
-    const reason = signal.reason as AbortReason
+    const reason = turn.reason
     if (reason === 'timeout') {
       return {
         state: 'failed',

@@ -9,6 +9,7 @@ import type { MessageContent } from '../domain/parts.js'
 import type { ArtifactInput, ChunkOptions, SkillContext, SkillOutcome } from '../skills/skill.js'
 import type { TaskStore } from '../store/task-store.js'
 import { TransitionRejectedError } from '../store/task-store.js'
+import type { Turn } from './turn.js'
 
 export class TurnContext implements SkillContext {
   readonly taskId: string
@@ -22,7 +23,7 @@ export class TurnContext implements SkillContext {
 
   constructor(
     task: Task,
-    readonly signal: AbortSignal,
+    private readonly turn: Turn,
     private readonly parentLog: Logger,
     private readonly store: TaskStore,
   ) {
@@ -36,6 +37,10 @@ export class TurnContext implements SkillContext {
       parts: [],
     }
     this.input = contentOf(this.message.parts)
+  }
+
+  get signal(): AbortSignal {
+    return this.turn.signal
   }
 
   /** A child logger bound to the task and skill, made on first use (most turns never log). */
@@ -87,7 +92,7 @@ export class TurnContext implements SkillContext {
 
   /** Once the task has ended (canceled, timed out), a skill's late reports are dropped. */
   async #apply(change: TaskChange): Promise<void> {
-    if (this.signal.aborted) return
+    if (this.turn.aborted) return
     try {
       await this.store.apply(this.taskId, change)
     } catch (error) {

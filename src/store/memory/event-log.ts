@@ -9,7 +9,8 @@ import { deepFreeze } from './freeze.js'
 
 interface Log {
   events: StoredEvent[]
-  waiters: Set<() => void>
+  /** Made when the first follower waits: most logs are never followed live. */
+  waiters?: Set<() => void>
 }
 
 export class MemoryEventLog implements EventLog {
@@ -20,7 +21,7 @@ export class MemoryEventLog implements EventLog {
     const log = this.#log(taskId)
     const stored = deepFreeze({ id: String(log.events.length + 1), event })
     log.events.push(stored)
-    if (log.waiters.size > 0) {
+    if (log.waiters?.size) {
       const waiters = [...log.waiters]
       log.waiters.clear()
       for (const wake of waiters) wake()
@@ -66,16 +67,17 @@ export class MemoryEventLog implements EventLog {
   #nextAppend(taskId: string, signal: AbortSignal): Promise<void> {
     return new Promise((resolve) => {
       const log = this.#log(taskId)
+      const waiters = (log.waiters ??= new Set())
       const wake = () => {
         signal.removeEventListener('abort', wake)
-        log.waiters.delete(wake)
+        waiters.delete(wake)
         // A follower of a task that has no log (yet, or any more) leaves nothing behind.
-        if (log.events.length === 0 && log.waiters.size === 0 && this.#logs.get(taskId) === log) {
+        if (log.events.length === 0 && waiters.size === 0 && this.#logs.get(taskId) === log) {
           this.#logs.delete(taskId)
         }
         resolve()
       }
-      log.waiters.add(wake)
+      waiters.add(wake)
       signal.addEventListener('abort', wake, { once: true })
     })
   }
@@ -83,7 +85,7 @@ export class MemoryEventLog implements EventLog {
   #log(taskId: string): Log {
     let log = this.#logs.get(taskId)
     if (!log) {
-      log = { events: [], waiters: new Set() }
+      log = { events: [] }
       this.#logs.set(taskId, log)
     }
     return log
