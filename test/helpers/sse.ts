@@ -1,4 +1,6 @@
-/** A small SSE reader over fetch, as a test client sees the stream: frames and comments. */
+/** A small SSE reader, as a test client sees the stream: frames and comments. */
+import type { ClientRequest } from 'node:http'
+import { request as httpRequest } from 'node:http'
 export interface SseFrame {
   id?: string
   event?: string
@@ -12,13 +14,14 @@ export interface SseRead {
 
 /** Yields each frame (and records comments) until the server closes the stream. */
 export async function* sseFrames(
-  response: Response,
+  response: Response | AsyncIterable<Uint8Array>,
   comments: string[] = [],
 ): AsyncGenerator<SseFrame> {
-  if (!response.body) throw new Error('response has no body')
+  const body = response instanceof Response ? response.body : response
+  if (!body) throw new Error('response has no body')
   const decoder = new TextDecoder()
   let buffer = ''
-  for await (const chunk of response.body) {
+  for await (const chunk of body) {
     buffer += decoder.decode(chunk as Uint8Array, { stream: true })
     let end: number
     while ((end = buffer.indexOf('\n\n')) !== -1) {
@@ -45,4 +48,24 @@ export async function readAll(response: Response): Promise<SseRead> {
   const frames: SseFrame[] = []
   for await (const frame of sseFrames(response, comments)) frames.push(frame)
   return { frames, comments }
+}
+
+/**
+ * Opens an SSE stream with node:http, so that a test can drop the connection for real
+ * (`request.destroy()` closes the socket; an aborted fetch may keep it alive).
+ */
+export function openStream(
+  url: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ request: ClientRequest; frames: AsyncGenerator<SseFrame> }> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+    })
+    request.on('response', (response) => resolve({ request, frames: sseFrames(response) }))
+    request.on('error', reject)
+    request.end(JSON.stringify(body))
+  })
 }

@@ -1,10 +1,8 @@
-import type { ClientRequest } from 'node:http'
-import { request as httpRequest } from 'node:http'
 import type { FastifyInstance } from 'fastify'
 import { afterEach, describe, expect, it } from 'vitest'
 import { listening, testApp } from '../../helpers/app.js'
 import { sendBody } from '../../helpers/bodies.js'
-import { readAll, sseFrames } from '../../helpers/sse.js'
+import { openStream, readAll } from '../../helpers/sse.js'
 import { askSkill, chunkSkill, slowSkill } from '../../helpers/skills.js'
 import { echoSkill } from '../../../src/skills/echo/index.js'
 
@@ -82,19 +80,13 @@ describe('POST /tasks/sendSubscribe (SSE over real HTTP)', () => {
     app = await testApp({}, { skills: [slowSkill(300)] })
     const base = await listening(app)
     const body = sendBody('slow')
-    const controller = new AbortController()
-    const first = await fetch(`${base}/tasks/sendSubscribe`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-      signal: controller.signal,
-    })
+    const first = await openStream(`${base}/tasks/sendSubscribe`, body)
     const seen: string[] = []
-    for await (const frame of sseFrames(first)) {
+    for await (const frame of first.frames) {
       seen.push(frame.id!)
       if (JSON.parse(frame.data).status.message) break // the "started" progress frame
     }
-    controller.abort()
+    first.request.destroy()
     const rest = await readAll(await subscribe(base, body, { 'last-event-id': seen.at(-1)! }))
     const states = rest.frames.map((frame) => JSON.parse(frame.data).status.state)
     expect(states).toEqual(['completed'])
@@ -122,17 +114,9 @@ describe('POST /tasks/sendSubscribe (SSE over real HTTP)', () => {
   it('stops following when the client goes away', async () => {
     app = await testApp({ SHUTDOWN_GRACE_MS: '50' }, { skills: [slowSkill()] })
     const base = await listening(app)
-    // A raw HTTP client, so that "goes away" means the socket is destroyed.
-    const firstFrame = await new Promise<ClientRequest>((resolve, reject) => {
-      const request = httpRequest(`${base}/tasks/sendSubscribe`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-      })
-      request.on('response', (response) => response.once('data', () => resolve(request)))
-      request.on('error', reject)
-      request.end(JSON.stringify(sendBody('forever')))
-    })
-    firstFrame.destroy()
+    const stream = await openStream(`${base}/tasks/sendSubscribe`, sendBody('forever'))
+    await stream.frames.next()
+    stream.request.destroy()
     await new Promise((resolve) => setTimeout(resolve, 100))
     const open = await new Promise<number>((resolve, reject) =>
       app.server.getConnections((error, count) => (error ? reject(error) : resolve(count))),
