@@ -9,6 +9,9 @@ import type { Logger } from 'pino'
 import { declareAgent } from './agent.js'
 import type { Config } from './config.js'
 import { RouteNotFoundError } from './domain/errors.js'
+import type { Backend } from './backends/backend.js'
+import { memoryBackend } from './backends/memory.js'
+import { redisBackend } from './backends/redis.js'
 import type { Dispatcher } from './engine/dispatcher.js'
 import { InlineDispatcher } from './engine/inline-dispatcher.js'
 import { Runner } from './engine/runner.js'
@@ -18,14 +21,13 @@ import engine from './http/plugins/engine.js'
 import requestId, { genReqId } from './http/plugins/request-id.js'
 import health from './http/routes/health.js'
 import seedDialect from './http/routes/seed/index.js'
+import a2aDialects from './http/routes/a2a.js'
 import { zodValidatorCompiler } from './http/zod-type-provider.js'
 import { seedErrorReply } from './protocol/seed/errors.js'
 import { loadSkills } from './skills/load.js'
 import { SkillRegistry } from './skills/registry.js'
 import type { Skill } from './skills/skill.js'
 import type { EventLog } from './store/event-log.js'
-import { MemoryEventLog } from './store/memory/event-log.js'
-import { MemoryTaskStore } from './store/memory/task-store.js'
 import type { TaskStore } from './store/task-store.js'
 
 export interface AppOverrides {
@@ -56,7 +58,9 @@ export async function buildApp(
     overrides.skills ?? (await loadSkills(config.BUNDLED_SKILLS, config.SKILL_MODULES)),
     config.DEFAULT_SKILL,
   )
-  const store = overrides.store ?? embeddedStore(config)
+  const backend = overrides.store ? undefined : chooseBackend(config, app.log as Logger)
+  const store: StoreBackend = overrides.store ?? backend!
+  // After the engine plugin's preClose has closed the dispatcher (running turns write to it).
   app.addHook('onClose', async () => store.close?.())
   const runner = new Runner({
     store: store.tasks,
@@ -64,7 +68,8 @@ export async function buildApp(
     log: app.log as Logger,
     skillTimeoutMs: config.SKILL_TIMEOUT_MS,
   })
-  const dispatcher = overrides.dispatcher?.(runner) ?? new InlineDispatcher(runner)
+  const dispatcher =
+    overrides.dispatcher?.(runner) ?? backend?.dispatcher(runner) ?? new InlineDispatcher(runner)
   const tasks = new TaskService({
     store: store.tasks,
     events: store.events,
@@ -75,6 +80,7 @@ export async function buildApp(
       maxTextLength: config.MAX_TEXT_LENGTH,
       maxFileBytes: config.MAX_FILE_BYTES,
     },
+    dedupeMessages: config.MESSAGE_DEDUP,
   })
 
   await app.register(requestId)
@@ -85,12 +91,22 @@ export async function buildApp(
     shutdownGraceMs: config.SHUTDOWN_GRACE_MS,
   })
   await app.register(sse, { heartbeatInterval: config.SSE_HEARTBEAT_MS })
-  await app.register(health)
-  await app.register(seedDialect, {
-    bodyLimit: config.BODY_LIMIT,
-    cardMaxAgeSeconds: config.CARD_MAX_AGE_SECONDS,
-    sendWaitMs: config.SEND_WAIT_MS,
-  })
+  await app.register(health, { ...(backend && { unreachable: () => backend.unreachable() }) })
+  // A worker runs turns from the queue and serves only the probes.
+  if (config.ROLE !== 'worker') {
+    await app.register(seedDialect, {
+      bodyLimit: config.BODY_LIMIT,
+      cardMaxAgeSeconds: config.CARD_MAX_AGE_SECONDS,
+      sendWaitMs: config.SEND_WAIT_MS,
+    })
+    await app.register(a2aDialects, {
+      publicUrl: config.PUBLIC_URL,
+      bodyLimit: config.BODY_LIMIT,
+      cardMaxAgeSeconds: config.CARD_MAX_AGE_SECONDS,
+      sendWaitMs: config.SEND_WAIT_MS,
+      cardDefaultVersion: config.AGENT_CARD_DEFAULT_VERSION,
+    })
+  }
 
   // Outside any dialect (unknown routes, probes) errors take the brief's shape.
   app.setNotFoundHandler((request, reply) => {
@@ -118,11 +134,12 @@ interface StoreBackend {
   close?(): void | Promise<void>
 }
 
-/** The zero-infrastructure default: tasks and events in this process's memory. */
-function embeddedStore(config: Config): StoreBackend {
-  const events = new MemoryEventLog()
-  const tasks = new MemoryTaskStore(events, { terminalTtlMs: config.TASK_RETENTION_SECONDS * 1000 })
-  return { tasks, events, close: () => tasks.close() }
+/** Redis when REDIS_URL is set; otherwise everything in this process (the embedded default). */
+function chooseBackend(config: Config, log: Logger): Backend {
+  const { REDIS_URL } = config
+  return REDIS_URL === undefined
+    ? memoryBackend(config)
+    : redisBackend({ ...config, REDIS_URL }, log)
 }
 
 function loggerOptions(config: Config) {

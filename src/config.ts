@@ -56,10 +56,50 @@ export const ConfigSchema = z
     SKILL_TIMEOUT_MS: int(0).default(300_000),
     SSE_HEARTBEAT_MS: int(100).default(15_000),
     CARD_MAX_AGE_SECONDS: int(0).default(300),
+    /**
+     * The shape of /.well-known/agent-card.json for a request without `A2A-Version`: 0.3 (what
+     * a header-less client is, per the spec) or 1.0 (for 1.0 clients that send no header).
+     */
+    AGENT_CARD_DEFAULT_VERSION: z.enum(['0.3', '1.0']).default('0.3'),
+    /**
+     * A2A 0.2+ sends: a retried message (same caller, same messageId) finds the task it created
+     * instead of starting another. `false` makes every send a new task.
+     */
+    MESSAGE_DEDUP: z
+      .enum(['true', 'false'])
+      .default('true')
+      .transform((value) => value === 'true'),
     /** How long a finished task (and its events) stays readable; 0 keeps it forever. */
     TASK_RETENTION_SECONDS: int(0).default(3600),
     /** How long shutdown waits for running skills before aborting them. */
     SHUTDOWN_GRACE_MS: int(0).default(10_000),
+
+    /** Redis for tasks, events and the work queue; unset keeps everything in this process. */
+    REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
+    /** Prepended to every Redis key and channel, so several deployments can share one Redis. */
+    REDIS_KEY_PREFIX: z
+      .string()
+      .regex(/^[^{}\s]*$/, 'must not contain braces or spaces (braces set Redis Cluster hash tags)')
+      .default('a2a:'),
+    /** What this process does: serve the API, run skills from the queue, or both. */
+    ROLE: z.enum(['all', 'api', 'worker']).default('all'),
+    /** How many turns one worker process runs at once. */
+    WORKER_CONCURRENCY: int(1, 10_000).default(16),
+    /** How many workers may take a turn (one each) before its task fails instead. */
+    QUEUE_MAX_ATTEMPTS: int(1, 100).default(3),
+    /** How long a turn may go without its worker's heartbeat before another worker takes it. */
+    QUEUE_VISIBILITY_TIMEOUT_MS: int(500).default(30_000),
+    /** How often expired tasks are swept from the Redis list indexes. */
+    TASK_SWEEP_INTERVAL_MS: int(100).default(60_000),
+  })
+  .superRefine((env, context) => {
+    if (env.ROLE !== 'all' && env.REDIS_URL === undefined) {
+      context.addIssue({
+        code: 'custom',
+        path: ['ROLE'],
+        message: 'needs REDIS_URL: without Redis, one process is the whole server (ROLE=all)',
+      })
+    }
   })
   .transform((env) => ({
     ...env,

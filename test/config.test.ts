@@ -54,4 +54,24 @@ describe('configuration from the environment', () => {
   it('rejects a PUBLIC_URL that is not http or https', () => {
     expect(() => loadConfig({ PUBLIC_URL: 'ftp://example.com' })).toThrow(/PUBLIC_URL/)
   })
+
+  it('reads the Redis settings, with defaults that keep one process the whole server', () => {
+    expect(loadConfig({})).toMatchObject({ ROLE: 'all', REDIS_KEY_PREFIX: 'a2a:' })
+    expect(loadConfig({})).not.toHaveProperty('REDIS_URL', expect.anything())
+    const config = loadConfig({ REDIS_URL: 'rediss://user:secret@redis:6380/2', ROLE: 'worker' })
+    expect(config).toMatchObject({ REDIS_URL: 'rediss://user:secret@redis:6380/2', ROLE: 'worker' })
+  })
+
+  it('stops when ROLE is api or worker without REDIS_URL, naming ROLE', () => {
+    for (const ROLE of ['api', 'worker']) {
+      expect(() => loadConfig({ ROLE })).toThrow(
+        `ROLE: needs REDIS_URL: without Redis, one process is the whole server (ROLE=all) (got "${ROLE}")`,
+      )
+    }
+  })
+
+  it('refuses a REDIS_KEY_PREFIX with a brace and a REDIS_URL that is not redis', () => {
+    expect(() => loadConfig({ REDIS_KEY_PREFIX: 'a2a:{x}:' })).toThrow(/REDIS_KEY_PREFIX: must not/)
+    expect(() => loadConfig({ REDIS_URL: 'http://redis:6379' })).toThrow(/REDIS_URL/)
+  })
 })

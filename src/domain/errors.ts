@@ -19,6 +19,13 @@ export type A2AErrorCode =
   | 'ROUTE_NOT_FOUND'
   | 'SERVICE_UNAVAILABLE'
   | 'INTERNAL_ERROR'
+  | 'UNSUPPORTED_OPERATION'
+  | 'PUSH_NOTIFICATION_NOT_SUPPORTED'
+  | 'EXTENDED_CARD_NOT_CONFIGURED'
+  | 'VERSION_NOT_SUPPORTED'
+  | 'CONTENT_TYPE_NOT_SUPPORTED'
+  | 'METHOD_NOT_FOUND'
+  | 'INVALID_RPC_REQUEST'
 
 export abstract class A2AError extends Error {
   abstract readonly code: A2AErrorCode
@@ -120,8 +127,10 @@ export class RouteNotFoundError extends A2AError {
 
 export class ServiceUnavailableError extends A2AError {
   readonly code = 'SERVICE_UNAVAILABLE'
-  constructor(reason: string) {
+  /** `cause` is for the log (e.g. the Redis error behind it); callers see only `reason`. */
+  constructor(reason: string, options?: { cause?: unknown }) {
     super(reason)
+    if (options && 'cause' in options) this.cause = options.cause
   }
 }
 
@@ -131,4 +140,59 @@ export class InternalError extends A2AError {
   constructor() {
     super('Internal server error')
   }
+}
+
+/** The operation exists in A2A but not for this task or agent (e.g. a message to a terminal task). */
+export class UnsupportedOperationError extends A2AError {
+  readonly code = 'UNSUPPORTED_OPERATION'
+}
+
+export class PushNotificationNotSupportedError extends A2AError {
+  readonly code = 'PUSH_NOTIFICATION_NOT_SUPPORTED'
+  constructor() {
+    super('This agent does not send push notifications')
+  }
+}
+
+export class ExtendedCardNotConfiguredError extends A2AError {
+  readonly code = 'EXTENDED_CARD_NOT_CONFIGURED'
+  constructor() {
+    super('This agent has no extended agent card configured')
+  }
+}
+
+export class VersionNotSupportedError extends A2AError {
+  readonly code = 'VERSION_NOT_SUPPORTED'
+  constructor(version: string, supported: readonly string[]) {
+    super(
+      `A2A protocol version '${version}' is not supported; supported versions: ${supported.join(', ')}`,
+      { version, supported: supported.join(',') },
+    )
+  }
+}
+
+/** A message part whose media type the skill does not accept (its `inputModes`). */
+export class ContentTypeNotSupportedError extends A2AError {
+  readonly code = 'CONTENT_TYPE_NOT_SUPPORTED'
+  constructor(mediaType: string, field: string, accepted: readonly string[]) {
+    super(
+      `${field}: media type ${mediaType} is not accepted; send one of: ${accepted.join(', ')}`,
+      {
+        field,
+        mediaType,
+      },
+    )
+  }
+}
+
+export class MethodNotFoundError extends A2AError {
+  readonly code = 'METHOD_NOT_FOUND'
+  constructor(method: string) {
+    super(`Method not found: ${method}`, { method })
+  }
+}
+
+/** A JSON-RPC envelope that is not a valid request object (no `jsonrpc: "2.0"`, no method, …). */
+export class InvalidRpcRequestError extends A2AError {
+  readonly code = 'INVALID_RPC_REQUEST'
 }

@@ -73,6 +73,11 @@ export const TaskStatus = z.object({
   /** RFC 3339 UTC, millisecond precision. */
   timestamp: z.string(),
   message: Message.optional(),
+  /**
+   * The skill answered with `message` alone, as a direct reply rather than as the outcome of a
+   * task: dialects that can (A2A 0.2+) answer a send with the message instead of the task.
+   */
+  directReply: z.literal(true).optional(),
 })
 export type TaskStatus = z.infer<typeof TaskStatus>
 

@@ -16,7 +16,12 @@ export interface DispatchedTurn {
    * Settles when the turn has ended, when it runs in this process. Every turn ends with its task
    * in a final state, so a blocking send can wait on this instead of following the event log.
    */
-  ended?: Promise<void>
+  ended?: Promise<unknown>
 }
 
-export type AbortReason = 'canceled' | 'timeout' | 'shutdown'
+/**
+ * Why a turn stops early. `canceled`: its task was canceled (the cancel wrote the state).
+ * `timeout` and `shutdown`: the task fails, saying which. `released`: the turn moves to another
+ * worker (this one is shutting down, or lost the turn to a reclaim); nothing is written.
+ */
+export type AbortReason = 'canceled' | 'timeout' | 'shutdown' | 'released'

@@ -6,7 +6,7 @@ import { Turn } from './turn.js'
 
 interface Running {
   turn: Turn
-  done: Promise<void>
+  done: Promise<unknown>
 }
 
 export class InlineDispatcher implements Dispatcher {

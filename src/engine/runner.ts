@@ -26,8 +26,12 @@ export interface RunnerOptions {
 export class Runner {
   constructor(private readonly options: RunnerOptions) {}
 
-  /** Runs one turn. `turn` is aborted, with a reason, by whoever stops it (cancel, shutdown). */
-  async run(taskId: string, turn: Turn): Promise<void> {
+  /**
+   * Runs one turn. `turn` is aborted, with a reason, by whoever stops it (cancel, shutdown).
+   * Resolves false when the turn ended without recording its outcome (the store failed), so
+   * that a queue can run it again; true otherwise.
+   */
+  async run(taskId: string, turn: Turn): Promise<boolean> {
     const { store, skills } = this.options
     const log = this.options.log
     try {
@@ -35,7 +39,7 @@ export class Runner {
       if (task?.status.state === 'submitted') {
         task = await this.#transition(taskId, 'working', undefined, ['submitted'])
       }
-      if (!task || task.status.state !== 'working') return
+      if (!task || task.status.state !== 'working') return true
       const skill = skills.get(task.skillId)
       if (!skill) {
         await this.#transition(
@@ -43,19 +47,21 @@ export class Runner {
           'failed',
           `This agent no longer offers skill "${task.skillId}"`,
         )
-        return
+        return true
       }
       const outcome = await this.#execute(task, turn)
-      if (outcome === 'aborted') return
-      await this.#finish(taskId, outcome)
+      if (outcome !== 'aborted') await this.#finish(taskId, outcome)
+      return true
     } catch (error) {
       log.error({ err: error, taskId }, 'turn failed outside the skill')
+      return false
     }
   }
 
   async #execute(task: Task, turn: Turn): Promise<SkillOutcome | 'aborted'> {
     const skill = this.options.skills.get(task.skillId)!
-    const { skillTimeoutMs } = this.options
+    // A skill's own timeoutMs overrides SKILL_TIMEOUT_MS.
+    const skillTimeoutMs = skill.timeoutMs ?? this.options.skillTimeoutMs
     const timer =
       skillTimeoutMs > 0 ? setTimeout(() => turn.abort('timeout'), skillTimeoutMs) : undefined
     const context = new TurnContext(task, turn, this.options.log, this.options.store)
@@ -89,7 +95,10 @@ export class Runner {
 
   async #finish(taskId: string, outcome: SkillOutcome): Promise<void> {
     const message = outcome.message && agentMessage(randomUUID(), outcome.message)
-    await this.#transition(taskId, outcome.state, message)
+    // A direct reply completes the task; the status records that the message is the answer.
+    const directReply = outcome.state === 'message'
+    const state = directReply ? 'completed' : outcome.state
+    await this.#transition(taskId, state, message, undefined, directReply)
   }
 
   /** Writes a status; a task that has meanwhile ended (e.g. canceled) keeps its state. */
@@ -98,13 +107,19 @@ export class Runner {
     state: TaskState,
     message?: Message | string,
     from?: TaskState[],
+    directReply = false,
   ): Promise<Task | undefined> {
     const statusMessage =
       typeof message === 'string' ? agentMessage(randomUUID(), [textPart(message)]) : message
     try {
       const { task } = await this.options.store.apply(taskId, {
         kind: 'status',
-        status: { state, timestamp: now(), ...(statusMessage && { message: statusMessage }) },
+        status: {
+          state,
+          timestamp: now(),
+          ...(statusMessage && { message: statusMessage }),
+          ...(directReply && { directReply }),
+        },
         ...(statusMessage && state !== 'working' && { appendToHistory: [statusMessage] }),
         ...(from && { from }),
       })

@@ -11,19 +11,21 @@ import {
   TaskIdConflictError,
   TaskNotCancelableError,
   TaskNotFoundError,
+  UnsupportedOperationError,
 } from '../domain/errors.js'
 import type { Message, Metadata, Task, TaskState } from '../domain/model.js'
 import { now } from '../domain/model.js'
 import { agentMessage, textPart } from '../domain/parts.js'
-import { isFinal } from '../domain/state-machine.js'
+import { isFinal, isTerminal } from '../domain/state-machine.js'
 import type { SkillRegistry } from '../skills/registry.js'
 import type { EventLog } from '../store/event-log.js'
-import type { TaskStore } from '../store/task-store.js'
+import type { TaskPage, TaskQuery, TaskStore } from '../store/task-store.js'
 import { TransitionRejectedError } from '../store/task-store.js'
 import type { Dispatcher } from './dispatcher.js'
 import { fingerprint } from './fingerprint.js'
 import type { MessageLimits } from './limits.js'
 import { checkMessageLimits } from './limits.js'
+import { checkMediaTypes, messageTaskId } from './message-rules.js'
 
 export interface TaskServiceOptions {
   store: TaskStore
@@ -31,6 +33,8 @@ export interface TaskServiceOptions {
   skills: SkillRegistry
   dispatcher: Dispatcher
   limits: MessageLimits
+  /** sendMessage de-duplicates by (owner, messageId); false makes every message new (default true). */
+  dedupeMessages?: boolean
 }
 
 export interface SendInput {
@@ -40,6 +44,17 @@ export interface SendInput {
   message: Message
   /** Request-level metadata; `skillId` here or on the message picks the skill. */
   metadata?: Metadata
+  /** The caller creating the task; only it sees the task where callers are told apart. */
+  owner?: string
+}
+
+/** A message as A2A 0.2+ sends it: the server names new tasks; `taskId` continues one. */
+export interface MessageInput {
+  message: Message
+  taskId?: string
+  contextId?: string
+  metadata?: Metadata
+  owner?: string
 }
 
 /** The states a message may continue. */
@@ -47,7 +62,7 @@ const CONTINUABLE: readonly TaskState[] = ['input-required']
 
 export class TaskService {
   /** Turns running in this process, by task: a blocking send waits on these directly. */
-  readonly #localTurns = new Map<string, Promise<void>>()
+  readonly #localTurns = new Map<string, Promise<unknown>>()
 
   constructor(private readonly options: TaskServiceOptions) {}
 
@@ -74,6 +89,7 @@ export class TaskService {
       artifacts: [],
       transitions: [status],
       ...(input.metadata && { metadata: input.metadata }),
+      ...(input.owner !== undefined && { owner: input.owner }),
       requestHash,
       createdAt: status.timestamp,
       updatedAt: status.timestamp,
@@ -92,6 +108,59 @@ export class TaskService {
     }
     await this.#dispatch(taskId)
     return result
+  }
+
+  /**
+   * A2A 0.2+ send. Without `taskId` it creates a task whose id is derived from (owner,
+   * messageId), so a retried message finds its task instead of starting another; with `taskId`
+   * it continues that task, which must be waiting for input and in the same context.
+   */
+  async sendMessage(input: MessageInput): Promise<{ task: Task; created: boolean }> {
+    if (input.taskId !== undefined) {
+      return { task: await this.#continueMessage(input, input.taskId), created: false }
+    }
+    // A skill that names no inputModes accepts any media type.
+    const accepted = this.options.skills.resolve(skillIdOf(input)).inputModes
+    if (accepted) checkMediaTypes(input.message.parts, accepted)
+    try {
+      const taskId =
+        this.options.dedupeMessages === false
+          ? randomUUID()
+          : messageTaskId(input.owner, input.message.messageId)
+      return await this.send({ ...input, taskId })
+    } catch (error) {
+      if (error instanceof TaskIdConflictError) {
+        throw new InvalidRequestError(
+          'was already used for a different message',
+          'message.messageId',
+        )
+      }
+      throw error
+    }
+  }
+
+  async #continueMessage(input: MessageInput, taskId: string): Promise<Task> {
+    const task = await this.getFor(taskId, input.owner)
+    if (input.contextId !== undefined && input.contextId !== task.contextId) {
+      throw new InvalidRequestError(
+        `does not match the context of task ${taskId}`,
+        'message.contextId',
+      )
+    }
+    const { messageId } = input.message
+    // A retry of a message the task already holds changes nothing.
+    const retry = task.history.some((m) => m.role === 'user' && m.messageId === messageId)
+    if (retry && this.options.dedupeMessages !== false) return task
+    const { state } = task.status
+    if (isTerminal(state)) {
+      throw new UnsupportedOperationError(
+        `Task ${taskId} is ${state} and takes no more messages; start a new task in its context (${task.contextId}), naming it in referenceTaskIds`,
+        { taskId, state },
+      )
+    }
+    const accepted = this.options.skills.get(task.skillId)?.inputModes
+    if (accepted) checkMediaTypes(input.message.parts, accepted)
+    return this.continue(taskId, input.message)
   }
 
   /** Answers an input-required task: appends the message and starts the next turn. */
@@ -163,6 +232,38 @@ export class TaskService {
     return task
   }
 
+  /** The task, if `owner` may see it: another caller's task is "not found". */
+  async getFor(taskId: string, owner: string | undefined): Promise<Task> {
+    const task = await this.get(taskId)
+    if (owner !== undefined && task.owner !== owner) throw new TaskNotFoundError(taskId)
+    return task
+  }
+
+  /**
+   * The task and the id of the last event it reflects, so that following the log from `cursor`
+   * yields exactly the changes after the snapshot. A task and its event are written in one
+   * atomic step, so a log that ends at the same event before and after the read proves the task
+   * is that event's state; a busy task is read again (and, past a few tries, may repeat an event).
+   */
+  async snapshot(
+    taskId: string,
+    owner: string | undefined,
+  ): Promise<{ task: Task; cursor: string | undefined }> {
+    const { events } = this.options
+    let cursor = await events.lastId(taskId)
+    for (let attempt = 0; ; attempt++) {
+      const task = await this.getFor(taskId, owner)
+      const after = await events.lastId(taskId)
+      if (after === cursor || attempt === 4) return { task, cursor }
+      cursor = after
+    }
+  }
+
+  /** Tasks matching `query`, newest update first; set `owner` to scope them to a caller. */
+  list(query: TaskQuery): Promise<TaskPage> {
+    return this.options.store.list(query)
+  }
+
   /** The task's events after `after`. */
   async events(taskId: string, after?: string): Promise<StoredEvent[]> {
     return this.options.events.read(taskId, after)
@@ -205,7 +306,7 @@ export class TaskService {
   }
 
   /** The cheap path for a turn running here: no log to follow, one timer. */
-  async #waitForTurn(taskId: string, turn: Promise<void>, timeoutMs: number): Promise<Task> {
+  async #waitForTurn(taskId: string, turn: Promise<unknown>, timeoutMs: number): Promise<Task> {
     let timer: NodeJS.Timeout | undefined
     const timeUp = new Promise<void>((resolve) => {
       timer = setTimeout(resolve, timeoutMs)

@@ -63,4 +63,10 @@ function assertSkill(value: unknown, specifier: string): asserts value is Skill 
       `SKILL_MODULES: "${specifier}" exports a skill without ${missing.join(', ')}`,
     ])
   }
+  const timeoutMs = skill?.timeoutMs
+  if (timeoutMs !== undefined && !(Number.isInteger(timeoutMs) && timeoutMs >= 0)) {
+    throw new ConfigError([
+      `SKILL_MODULES: "${specifier}" exports skill "${skill?.id}" whose timeoutMs is not a whole number ≥ 0`,
+    ])
+  }
 }

@@ -32,6 +32,11 @@ export type SkillOutcome =
   | { state: 'input-required'; message: Part[] }
   | { state: 'failed'; message: Part[] }
   | { state: 'rejected'; message: Part[] }
+  /**
+   * A direct reply: the answer is this message, not a task. The task completes with it; dialects
+   * of A2A 0.2+ answer a blocking send with the message alone when the turn emitted no artifact.
+   */
+  | { state: 'message'; message: Part[] }
 
 export interface SkillContext {
   readonly taskId: string
@@ -57,6 +62,11 @@ export interface SkillContext {
 }
 
 export interface Skill extends SkillCard {
+  /**
+   * How long one turn may run before its task fails, in ms; overrides SKILL_TIMEOUT_MS for this
+   * skill. 0 means no limit.
+   */
+  timeoutMs?: number
   execute(ctx: SkillContext): Promise<SkillOutcome | void>
 }
 

@@ -74,7 +74,7 @@ describe('README curl examples', () => {
 
   it('run as written and answer what the README says', async () => {
     const blocks = shellBlocks(readFileSync(`${root}README.md`, 'utf8'))
-    expect(blocks.length).toBeGreaterThanOrEqual(7)
+    expect(blocks.length).toBeGreaterThanOrEqual(8)
     const marker = '@@@ block done @@@'
     const script = blocks.map((block) => `${block}\necho; echo '${marker}'`).join('\n')
     const { stdout } = await run('bash', [
@@ -82,7 +82,7 @@ describe('README curl examples', () => {
       '-c',
       script.replaceAll('localhost:3000', `localhost:${port}`),
     ])
-    const [card, review, readBack, stream, multiTurn, cancel, error] = stdout
+    const [card, review, readBack, stream, multiTurn, cancel, error, a2a] = stdout
       .split(marker)
       .map((s) => s.trim())
 
@@ -118,5 +118,12 @@ describe('README curl examples', () => {
     expect(canceled.status.state).toBe('canceled')
 
     expect(JSON.parse(error!).error).toMatchObject({ code: 'INVALID_REQUEST', field: 'id' })
+
+    const [a2aCard, a2aSent] = jsonDocuments(a2a!)
+    expect(a2aCard.supportedInterfaces[0]).toMatchObject({ protocolBinding: 'JSONRPC' })
+    expect(a2aSent.result.task).toMatchObject({
+      status: { state: 'TASK_STATE_COMPLETED' },
+      artifacts: [{ parts: [{ text: 'hello' }] }],
+    })
   }, 60_000)
 })

@@ -33,6 +33,12 @@ describe('plugging in skills', () => {
     )
   })
 
+  it('names the skill when its own timeoutMs is not a whole number of ms', async () => {
+    await expect(loadSkills([], ['./test/fixtures/bad-timeout-skill.js'])).rejects.toThrow(
+      'SKILL_MODULES: "./test/fixtures/bad-timeout-skill.js" exports skill "sloppy" whose timeoutMs is not a whole number ≥ 0',
+    )
+  })
+
   it('names the module when it cannot be loaded', async () => {
     await expect(loadSkills([], ['./test/fixtures/missing.js'])).rejects.toThrow(
       /- SKILL_MODULES: cannot load "\.\/test\/fixtures\/missing\.js"/,

@@ -1,7 +1,15 @@
-/** Liveness and readiness probes for orchestrators; public, cheap, and never logged. */
+/**
+ * Liveness and readiness probes for orchestrators; public, cheap, and never logged. Liveness
+ * says the process is up; readiness also needs the dependencies (Redis) reachable.
+ */
 import type { FastifyPluginAsync } from 'fastify'
 
-const health: FastifyPluginAsync = async (app) => {
+export interface HealthOptions {
+  /** The dependencies that cannot be reached now (e.g. `['redis']`); empty when ready. */
+  unreachable?: () => Promise<string[]>
+}
+
+const health: FastifyPluginAsync<HealthOptions> = async (app, options) => {
   let closing = false
   app.addHook('preClose', async () => {
     closing = true
@@ -9,6 +17,8 @@ const health: FastifyPluginAsync = async (app) => {
   app.get('/healthz', { logLevel: 'warn' }, async () => ({ status: 'ok' }))
   app.get('/readyz', { logLevel: 'warn' }, async (_request, reply) => {
     if (closing) return reply.code(503).send({ status: 'closing' })
+    const unreachable = (await options.unreachable?.()) ?? []
+    if (unreachable.length > 0) return reply.code(503).send({ status: 'unavailable', unreachable })
     return { status: 'ready' }
   })
 }

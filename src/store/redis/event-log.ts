@@ -7,29 +7,35 @@ import type { Redis } from 'ioredis'
 import { InvalidRequestError } from '../../domain/errors.js'
 import type { StoredEvent, TaskEvent } from '../../domain/events.js'
 import type { EventLog } from '../event-log.js'
+import { redisUnavailable, storeUnavailable, whileReachable } from './connection.js'
+import { FollowerPool } from './follower-pool.js'
 import { taskKeys } from './keys.js'
 import { StoredDataError } from './task-codec.js'
 
 type StreamEntry = [id: string, fields: string[]]
 
 export class RedisEventLog implements EventLog {
-  /** Connections blocked in XREAD, one per follower: a blocked connection serves nobody else. */
-  readonly #followers = new Set<Redis>()
+  /** Connections for blocking reads: a blocked connection serves nobody else. */
+  readonly #followers: FollowerPool
   #closed = false
 
   constructor(
     private readonly redis: Redis,
     private readonly prefix: string,
-  ) {}
+  ) {
+    this.#followers = new FollowerPool(redis)
+  }
 
   async read(taskId: string, after?: string): Promise<StoredEvent[]> {
     const start = after === undefined ? '-' : `(${checkedId(after)}`
-    const entries = await this.redis.xrange(this.#key(taskId), start, '+')
+    const entries = await whileReachable(() => this.redis.xrange(this.#key(taskId), start, '+'))
     return entries.map((entry) => storedEvent(taskId, entry))
   }
 
   async lastId(taskId: string): Promise<string | undefined> {
-    const [newest] = await this.redis.xrevrange(this.#key(taskId), '+', '-', 'COUNT', 1)
+    const [newest] = await whileReachable(() =>
+      this.redis.xrevrange(this.#key(taskId), '+', '-', 'COUNT', 1),
+    )
     return newest?.[0]
   }
 
@@ -41,20 +47,23 @@ export class RedisEventLog implements EventLog {
     let cursor = after === undefined ? '0-0' : checkedId(after)
     if (signal.aborted || this.#closed) return
     const key = this.#key(taskId)
-    // A caller's commandTimeout would cut a long BLOCK short, so the follower has none.
-    const connection = this.redis.duplicate({ commandTimeout: undefined })
-    this.#followers.add(connection)
-    // Disconnecting fails the pending XREAD at once, so the loop ends as soon as the signal aborts.
-    const stop = () => connection.disconnect()
+    const follower = await whileReachable(() => this.#followers.acquire())
+    // CLIENT UNBLOCK ends a pending XREAD at once, so the loop ends as soon as the signal aborts.
+    const stop = () => this.#followers.interrupt(follower)
     signal.addEventListener('abort', stop, { once: true })
+    let broken = false
     try {
       while (!signal.aborted && !this.#closed) {
         let reply: unknown
+        follower.blocked = true
         try {
-          reply = await connection.xread('COUNT', 100, 'BLOCK', 0, 'STREAMS', key, cursor)
+          reply = await follower.connection.xread('COUNT', 100, 'BLOCK', 0, 'STREAMS', key, cursor)
         } catch (error) {
+          broken = true
           if (signal.aborted || this.#closed) return
-          throw error
+          throw redisUnavailable(error) ? storeUnavailable(error) : error
+        } finally {
+          follower.blocked = false
         }
         for (const entry of streamEntries(reply, key)) {
           yield storedEvent(taskId, entry)
@@ -63,16 +72,14 @@ export class RedisEventLog implements EventLog {
       }
     } finally {
       signal.removeEventListener('abort', stop)
-      this.#followers.delete(connection)
-      connection.disconnect()
+      this.#followers.release(follower, broken)
     }
   }
 
   /** Ends every follower and closes the connections this log opened. */
   async close(): Promise<void> {
     this.#closed = true
-    for (const connection of this.#followers) connection.disconnect()
-    this.#followers.clear()
+    this.#followers.close()
   }
 
   #key(taskId: string): string {

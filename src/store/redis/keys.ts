@@ -9,6 +9,11 @@
  *   P tasks:{idx}:context:<id>   sorted set: the context's task ids, same score
  *   P tasks:{idx}:expiring       sorted set: retention records of terminal tasks, scored by
  *                                the time their keys expire (see task-index.ts)
+ *   P queue:{turns}              stream with the consumer group `workers`: one entry per turn
+ *                                to run (see work-queue.ts); entries are deleted once done
+ *   P queue:{turns}:cancel       pub/sub channel: ids of canceled tasks, to every worker
+ *   P queue:{turns}:ended:<c>    pub/sub channel: ids of tasks whose turn, dispatched by the
+ *                                process with consumer name <c>, has ended
  *
  * Cluster trade-off. A task's two keys share the hash tag `{<taskId>}`, so create and apply are
  * single-slot scripts and tasks spread over the whole cluster. The indexes hold many tasks, so
@@ -17,10 +22,11 @@
  * We accept it because the indexes are only a candidate set for `list` — order, filters and
  * paging always come from the task hashes themselves — and both index scripts are idempotent and
  * convergent (ZADD GT; removal only of entries no newer than what was seen). A crash between the
- * two steps leaves an index entry stale or missing until the task's next write or a repeated
- * create. The alternative, one tag for everything, is fully atomic but puts every task on one
- * slot, which defeats running a cluster at all. `{idx}` is one hot slot for index writes; a
- * deployment that outgrows it would shard the indexes by owner.
+ * two steps leaves an index entry stale or missing until the task's next final state or a
+ * repeated create. (Only creates and moves to a final state touch the indexes; an entry's score
+ * is the task's updatedAt as of then.) The alternative, one tag for everything, is fully atomic
+ * but puts every task on one slot, which defeats running a cluster at all. `{idx}` is one hot
+ * slot for index writes; a deployment that outgrows it would shard the indexes by owner.
  */
 
 /** The two keys of one task; they share a slot. */
@@ -37,6 +43,18 @@ export function indexKeys(prefix: string) {
     owner: (owner: string) => `${base}:owner:${owner}`,
     context: (contextId: string) => `${base}:context:${contextId}`,
     expiring: `${base}:expiring`,
+  }
+}
+
+/** The work queue stream and its channels; they share the `{turns}` slot. */
+export function queueKeys(prefix: string) {
+  const stream = `${prefix}queue:{turns}`
+  return {
+    stream,
+    /** The consumer group every worker reads the stream through (not a key). */
+    group: 'workers',
+    cancel: `${stream}:cancel`,
+    ended: (consumer: string) => `${stream}:ended:${consumer}`,
   }
 }
 

@@ -19,11 +19,23 @@ export const SCRIPT_NAMES = {
   unindex: 'a2aUnindexV1',
 } as const
 
-type ScriptKind = keyof typeof SCRIPT_NAMES
+/** The work queue's scripts (work-queue.ts), registered by the queue's users only. */
+export const QUEUE_SCRIPT_NAMES = {
+  'queue-ack': 'a2aQueueAckV1',
+  'queue-release': 'a2aQueueReleaseV1',
+  'queue-heartbeat': 'a2aQueueHeartbeatV1',
+  'queue-forget-consumer': 'a2aQueueForgetConsumerV1',
+} as const
+
+type TaskScriptKind = keyof typeof SCRIPT_NAMES
+type QueueScriptKind = keyof typeof QUEUE_SCRIPT_NAMES
+type ScriptKind = TaskScriptKind | QueueScriptKind
+const NAMES: Record<ScriptKind, string> = { ...SCRIPT_NAMES, ...QUEUE_SCRIPT_NAMES }
 
 /** Runs one script with its KEYS and ARGV. */
 export type ScriptRunner = (keys: readonly string[], args: readonly string[]) => Promise<unknown>
-export type TaskScripts = Record<ScriptKind, ScriptRunner>
+export type TaskScripts = Record<TaskScriptKind, ScriptRunner>
+export type QueueScripts = Record<QueueScriptKind, ScriptRunner>
 
 // The build copies only .ts files: dist/store/redis/lua/*.lua must be copied beside this module.
 const sources = new Map<ScriptKind, string>()
@@ -48,10 +60,31 @@ export class StoreScriptError extends Error {
   }
 }
 
-/** Registers the scripts on `redis` (ioredis runs them by EVALSHA, loading them when missing). */
+/** Registers the task scripts on `redis` (ioredis runs them by EVALSHA, loading them when missing). */
 export function defineTaskScripts(redis: Redis): TaskScripts {
-  const runner = (kind: ScriptKind): ScriptRunner => {
-    const name = SCRIPT_NAMES[kind]
+  const runner = scriptRunner(redis)
+  return {
+    create: runner('create'),
+    apply: runner('apply'),
+    index: runner('index'),
+    unindex: runner('unindex'),
+  }
+}
+
+/** Registers the work queue's scripts on `redis`. */
+export function defineQueueScripts(redis: Redis): QueueScripts {
+  const runner = scriptRunner(redis)
+  return {
+    'queue-ack': runner('queue-ack'),
+    'queue-release': runner('queue-release'),
+    'queue-heartbeat': runner('queue-heartbeat'),
+    'queue-forget-consumer': runner('queue-forget-consumer'),
+  }
+}
+
+function scriptRunner(redis: Redis) {
+  return (kind: ScriptKind): ScriptRunner => {
+    const name = NAMES[kind]
     // No numberOfKeys: every call passes its key count first, as index/unindex vary it.
     redis.defineCommand(name, { lua: source(kind) })
     return async (keys, args) => {
@@ -64,12 +97,6 @@ export function defineTaskScripts(redis: Redis): TaskScripts {
         })
       }
     }
-  }
-  return {
-    create: runner('create'),
-    apply: runner('apply'),
-    index: runner('index'),
-    unindex: runner('unindex'),
   }
 }
 

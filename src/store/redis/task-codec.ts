@@ -47,6 +47,17 @@ export function encodeTask(task: Task): string[] {
   return pairs.flat()
 }
 
+/** Just the task's contextId, from its hash (without decoding the rest). */
+export function contextIdOf(taskId: string, fields: Record<string, string>): string {
+  try {
+    const contextId: unknown = JSON.parse(fields.contextIdJson ?? '')
+    if (typeof contextId === 'string') return contextId
+  } catch {
+    // falls through to the error below
+  }
+  throw new StoredDataError(taskId, 'has no valid field "contextIdJson"')
+}
+
 /** The task a hash holds; a fresh object each time, so callers get copies. */
 export function decodeTask(taskId: string, fields: Record<string, string>): Task {
   const json = (field: string): unknown => {

@@ -4,14 +4,15 @@
  */
 import type { Redis } from 'ioredis'
 import type { StoredEvent, TaskChange, TaskEvent } from '../../domain/events.js'
-import type { Task } from '../../domain/model.js'
-import { isTerminal } from '../../domain/state-machine.js'
+import type { Task, TaskState } from '../../domain/model.js'
+import { isFinal, isTerminal } from '../../domain/state-machine.js'
 import { decodePageToken, encodePageToken, newestFirst } from '../page-token.js'
 import type { TaskPage, TaskQuery, TaskStore } from '../task-store.js'
+import { whileReachable } from './connection.js'
 import { taskKeys } from './keys.js'
 import type { TaskScripts } from './scripts.js'
 import { applyReply, createReply } from './scripts.js'
-import { decodeTask, encodeTask, prepareChange } from './task-codec.js'
+import { contextIdOf, decodeTask, encodeTask, prepareChange } from './task-codec.js'
 import type { IndexEntry } from './task-index.js'
 import { TaskIndex } from './task-index.js'
 
@@ -38,7 +39,36 @@ export class RedisTaskStore implements TaskStore {
     this.#index = new TaskIndex(redis, prefix, scripts)
   }
 
-  async create(task: Task, first: TaskEvent): Promise<{ task: Task; created: boolean }> {
+  create(task: Task, first: TaskEvent): Promise<{ task: Task; created: boolean }> {
+    return whileReachable(() => this.#create(task, first))
+  }
+
+  get(taskId: string): Promise<Task | undefined> {
+    return whileReachable(() => this.#get(taskId))
+  }
+
+  apply(taskId: string, change: TaskChange): Promise<{ task: Task; event: StoredEvent }> {
+    return whileReachable(() => this.#apply(taskId, change))
+  }
+
+  list(query: TaskQuery): Promise<TaskPage> {
+    return whileReachable(() => this.#list(query))
+  }
+
+  /** Just the task's state (one HGET): cheaper than `get` for a caller that needs no more. */
+  stateOf(taskId: string): Promise<TaskState | undefined> {
+    return whileReachable(async () => {
+      const state = await this.#redis.hget(taskKeys(this.#prefix, taskId).task, 'state')
+      return state === null ? undefined : (state as TaskState)
+    })
+  }
+
+  /** Removes the index entries of expired tasks; see task-index.ts. Returns how many tasks. */
+  sweep(limit?: number): Promise<number> {
+    return whileReachable(() => this.#index.sweep(limit))
+  }
+
+  async #create(task: Task, first: TaskEvent): Promise<{ task: Task; created: boolean }> {
     const { task: key, events } = taskKeys(this.#prefix, task.id)
     const ttl = isTerminal(task.status.state) ? this.#ttl : 0
     const reply = createReply(
@@ -53,12 +83,12 @@ export class RedisTaskStore implements TaskStore {
     return { task: stored, created: reply.created }
   }
 
-  async get(taskId: string): Promise<Task | undefined> {
+  async #get(taskId: string): Promise<Task | undefined> {
     const fields = await this.#redis.hgetall(taskKeys(this.#prefix, taskId).task)
     return Object.keys(fields).length === 0 ? undefined : decodeTask(taskId, fields)
   }
 
-  async apply(taskId: string, change: TaskChange): Promise<{ task: Task; event: StoredEvent }> {
+  async #apply(taskId: string, change: TaskChange): Promise<{ task: Task; event: StoredEvent }> {
     const { task: key, events } = taskKeys(this.#prefix, taskId)
     const prepared = prepareChange(taskId, change, this.#ttl)
     const reply = applyReply(
@@ -66,15 +96,31 @@ export class RedisTaskStore implements TaskStore {
       taskId,
       change.kind,
     )
-    const task = decodeTask(taskId, reply.fields)
-    // The change is stored once apply.lua returns; if this step fails, the task's next write
-    // (or sweep, for an expiring task) brings the indexes back in line.
-    await this.#index.record(task, this.#expiresAt(task))
-    const event: TaskEvent = { ...prepared.event, contextId: task.contextId }
-    return { task, event: { id: reply.eventId, event } }
+    // Decoded on first read: most callers of the frequent writes (progress, artifacts) never
+    // look at the task they get back.
+    let task: Task | undefined
+    const decoded = () => (task ??= decodeTask(taskId, reply.fields))
+    // The change is stored once apply.lua returns; if this step fails, the task's next final
+    // state (or sweep, for an expiring task) brings the indexes back in line. Only a move to a
+    // final state touches the indexes (its score, and the retention record of an ended task):
+    // membership is fixed at create, and `list` orders by the task hashes' own updatedAt, so
+    // the frequent writes (working, progress, artifacts) cost no second step.
+    if (change.kind === 'status' && isFinal(change.status.state)) {
+      if (reachedFinalState(decoded(), change)) {
+        await this.#index.record(decoded(), this.#expiresAt(decoded()))
+      }
+    }
+    const contextId = contextIdOf(taskId, reply.fields)
+    const event: TaskEvent = { ...prepared.event, contextId }
+    return {
+      get task() {
+        return decoded()
+      },
+      event: { id: reply.eventId, event },
+    }
   }
 
-  async list(query: TaskQuery): Promise<TaskPage> {
+  async #list(query: TaskQuery): Promise<TaskPage> {
     const after = query.pageToken === undefined ? undefined : decodePageToken(query.pageToken)
     const key = this.#index.keyFor(query)
     const { tasks, gone } = await this.#load(await this.#index.entries(key))
@@ -97,11 +143,6 @@ export class RedisTaskStore implements TaskStore {
       ...(more && last && { nextPageToken: encodePageToken(last) }),
       totalSize: matching.length,
     }
-  }
-
-  /** Removes the index entries of expired tasks; see task-index.ts. Returns how many tasks. */
-  sweep(limit?: number): Promise<number> {
-    return this.#index.sweep(limit)
   }
 
   /** The tasks of some index entries, and the entries whose task is gone (expired). */
@@ -127,4 +168,10 @@ export class RedisTaskStore implements TaskStore {
       ? Date.now() + this.#ttl * 1000
       : undefined
   }
+}
+
+/** Whether a change to a final state moved the task (apply.lua then appended a transition). */
+function reachedFinalState(task: Task, change: TaskChange & { kind: 'status' }): boolean {
+  const last = task.transitions.at(-1)
+  return last?.state === change.status.state && last.timestamp === change.status.timestamp
 }

@@ -1,0 +1,19 @@
+/**
+ * Where tasks, events and turns live: in this process (memory.ts, the zero-infrastructure
+ * default) or on Redis (redis.ts, when REDIS_URL is set). buildApp wires one of them.
+ */
+import type { Dispatcher } from '../engine/dispatcher.js'
+import type { Runner } from '../engine/runner.js'
+import type { EventLog } from '../store/event-log.js'
+import type { TaskStore } from '../store/task-store.js'
+
+export interface Backend {
+  tasks: TaskStore
+  events: EventLog
+  /** The dispatcher whose turns `runner` runs (where they run is the backend's business). */
+  dispatcher(runner: Runner): Dispatcher
+  /** The dependencies this process cannot reach right now; empty when it is ready. */
+  unreachable(): Promise<string[]>
+  /** Closes what the backend opened; runs after the dispatcher has closed. */
+  close(): Promise<void>
+}

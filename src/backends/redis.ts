@@ -1,0 +1,165 @@
+/**
+ * Redis: tasks and events in the Redis store, turns through the Redis work queue. Every process
+ * on the same REDIS_URL and REDIS_KEY_PREFIX is part of one server; ROLE says whether this one
+ * serves the API (dispatches turns), runs turns (a worker), or both.
+ *
+ * Connections: one for commands, one blocking reader for the worker, one pub/sub subscriber,
+ * and one per event-log follower (see store/redis/event-log.ts).
+ */
+import { randomUUID } from 'node:crypto'
+import { hostname } from 'node:os'
+import type { Redis, RedisOptions } from 'ioredis'
+import type { Logger } from 'pino'
+import type { Config } from '../config.js'
+import { QueueDispatcher } from '../dispatch/redis/queue-dispatcher.js'
+import { ControlChannel } from '../dispatch/redis/control-channel.js'
+import { QueueWorker } from '../dispatch/redis/worker.js'
+import { blockingOptions, connectRedis } from '../store/redis/connection.js'
+import { createRedisStore } from '../store/redis/index.js'
+import { WorkQueue } from '../store/redis/work-queue.js'
+import type { Backend } from './backend.js'
+
+/** How long /readyz waits for Redis to answer PING. */
+const PING_TIMEOUT_MS = 1000
+
+export function redisBackend(config: Config & { REDIS_URL: string }, log: Logger): Backend {
+  const prefix = config.REDIS_KEY_PREFIX
+  // Unique per process: a consumer name in the work queue's group, and this process's channel.
+  const consumer = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`
+  const redis = connectRedis(config.REDIS_URL, `a2a:${consumer}`)
+  watchConnection(redis, log.child({ redis: 'commands' }))
+  const store = createRedisStore({
+    redis,
+    prefix,
+    terminalTtlSeconds: config.TASK_RETENTION_SECONDS,
+  })
+  const queue = new WorkQueue(redis, prefix, consumer)
+  const sweeper = startSweeper(store, config.TASK_SWEEP_INTERVAL_MS, log)
+  const opened: { close(): void }[] = []
+
+  return {
+    tasks: store.tasks,
+    events: store.events,
+
+    dispatcher(runner) {
+      const runsTurns = config.ROLE !== 'api'
+      const servesApi = config.ROLE !== 'worker'
+      const reader = runsTurns
+        ? duplicate(redis, `a2a:${consumer}:worker`, log, blockingOptions)
+        : undefined
+      const worker =
+        reader &&
+        new QueueWorker({
+          queue,
+          connection: reader,
+          redis,
+          runner,
+          store: store.tasks,
+          events: store.events,
+          log,
+          concurrency: config.WORKER_CONCURRENCY,
+          visibilityTimeoutMs: config.QUEUE_VISIBILITY_TIMEOUT_MS,
+          maxAttempts: config.QUEUE_MAX_ATTEMPTS,
+          onEnded: (origin, taskId) => {
+            if (origin === consumer) dispatcher.turnEnded(taskId)
+            else
+              queue.publishEnded(origin, taskId).catch((error: unknown) => {
+                log.warn({ err: error, taskId }, 'cannot tell the dispatching process a turn ended')
+              })
+          },
+        })
+      const dispatcher = new QueueDispatcher({
+        queue,
+        ...(worker && { worker }),
+        stateOf: (taskId) => store.tasks.stateOf(taskId),
+        log,
+        // Longer than any blocking send waits, so none is cut short.
+        endedTimeoutMs: config.SEND_WAIT_MS + 5000,
+      })
+      const channels: Record<string, (taskId: string) => void> = {}
+      if (worker) channels[queue.keys.cancel] = (taskId) => worker.abort(taskId, 'canceled')
+      if (servesApi) channels[queue.keys.ended(consumer)] = (taskId) => dispatcher.turnEnded(taskId)
+      const control = new ControlChannel(
+        duplicate(redis, `a2a:${consumer}:control`, log),
+        {
+          channels,
+          onReconnected: () => {
+            void worker?.recheck()
+            void dispatcher.recheck()
+          },
+        },
+        log,
+      )
+      control.start()
+      opened.push(control)
+      if (worker) {
+        queue.ensureGroup().catch(() => undefined) // the reader creates it later if this fails
+        worker.start()
+      }
+      return dispatcher
+    },
+
+    async unreachable() {
+      if (redis.status !== 'ready') return ['redis']
+      let timer: NodeJS.Timeout | undefined
+      const timeUp = new Promise<false>((resolve) => {
+        timer = setTimeout(() => resolve(false), PING_TIMEOUT_MS)
+      })
+      const pong = redis.ping().then(
+        () => true,
+        () => false,
+      )
+      const reachable = await Promise.race([pong, timeUp]).finally(() => clearTimeout(timer))
+      return reachable ? [] : ['redis']
+    },
+
+    async close() {
+      clearInterval(sweeper)
+      for (const connection of opened.splice(0)) connection.close()
+      await store.close()
+      await redis.quit().catch(() => redis.disconnect())
+    },
+  }
+}
+
+/** A second connection with the same settings; its errors are the caller's to handle. */
+function duplicate(redis: Redis, name: string, log: Logger, options: RedisOptions = {}): Redis {
+  const connection = redis.duplicate({ ...options, connectionName: name })
+  watchConnection(connection, log.child({ redis: name }), 'debug')
+  return connection
+}
+
+/** Logs an outage once (not every reconnection attempt), and the recovery. */
+function watchConnection(redis: Redis, log: Logger, level: 'warn' | 'debug' = 'warn'): void {
+  let down = false
+  redis.on('error', (error: Error) => {
+    if (down) return
+    down = true
+    log[level]({ err: error }, 'Redis is unreachable; reconnecting')
+  })
+  redis.on('ready', () => {
+    if (!down) return
+    down = false
+    log.info('Redis is reachable again')
+  })
+}
+
+/** Sweeps expired tasks from the list indexes every `intervalMs`, on every process (idempotent). */
+function startSweeper(
+  store: ReturnType<typeof createRedisStore>,
+  intervalMs: number,
+  log: Logger,
+): NodeJS.Timeout {
+  const batch = 500
+  let busy = false
+  return setInterval(() => {
+    if (busy) return
+    busy = true
+    const sweep = async () => {
+      while ((await store.tasks.sweep(batch)) === batch);
+    }
+    sweep()
+      .catch((error: unknown) => log.debug({ err: error }, 'retention sweep failed'))
+      .finally(() => (busy = false))
+  }, intervalMs).unref()
+}

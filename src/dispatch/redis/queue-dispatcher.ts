@@ -1,0 +1,126 @@
+/**
+ * The queue dispatcher: a turn goes into the Redis work queue, and whichever worker takes it runs
+ * it (this process too, when its role includes `worker`). A cancel reaches the worker running
+ * the turn through the control channel; the dispatching process learns that a turn has ended
+ * from the worker (directly, or through its `ended` channel), so a blocking send waits on that
+ * rather than following the task's event log.
+ */
+import type { Logger } from 'pino'
+import { ServiceUnavailableError } from '../../domain/errors.js'
+import type { TaskState } from '../../domain/model.js'
+import { isFinal } from '../../domain/state-machine.js'
+import type { AbortReason, DispatchedTurn, Dispatcher } from '../../engine/dispatcher.js'
+import type { WorkQueue } from '../../store/redis/work-queue.js'
+import type { QueueWorker } from './worker.js'
+
+export interface QueueDispatcherOptions {
+  queue: WorkQueue
+  /** This process's worker, when its role includes running turns. */
+  worker?: QueueWorker
+  /** The task's current state (undefined when it is gone): a cheap read, for rechecks. */
+  stateOf: (taskId: string) => Promise<TaskState | undefined>
+  log: Logger
+  /**
+   * How long a dispatched turn's `ended` is kept waiting for a notice before it settles anyway
+   * (a notice can be lost while Redis is unreachable). Longer than any blocking send waits.
+   */
+  endedTimeoutMs: number
+}
+
+interface Waiting {
+  resolve: () => void
+  ended: Promise<void>
+  since: number
+  deadline: number
+}
+
+/** A wait this old is checked against the task's state every second, in case its notice was lost. */
+const RECHECK_AFTER_MS = 2000
+
+export class QueueDispatcher implements Dispatcher {
+  readonly #options: QueueDispatcherOptions
+  readonly #waiting = new Map<string, Waiting>()
+  readonly #timer: NodeJS.Timeout
+  #closed = false
+  #rechecking = false
+
+  constructor(options: QueueDispatcherOptions) {
+    this.#options = options
+    this.#timer = setInterval(() => this.#tick(), 1000).unref()
+  }
+
+  async dispatch(taskId: string): Promise<DispatchedTurn> {
+    if (this.#closed) throw new ServiceUnavailableError('The server is shutting down')
+    const { ended } = this.#expect(taskId)
+    try {
+      await this.#options.queue.enqueue(taskId, this.#options.queue.consumer)
+    } catch (error) {
+      this.turnEnded(taskId)
+      throw error
+    }
+    return { ended }
+  }
+
+  async abort(taskId: string, reason: AbortReason): Promise<void> {
+    if (this.#options.worker?.abort(taskId, reason)) return
+    if (reason !== 'canceled') return
+    try {
+      await this.#options.queue.publishCancel(taskId)
+    } catch (error) {
+      // The task is canceled already; its worker sees that on its next write, or on reconnect.
+      this.#options.log.warn({ err: error, taskId }, 'cannot tell the workers about a cancel')
+    }
+  }
+
+  /** A turn this process dispatched has ended (told by a worker). */
+  turnEnded(taskId: string): void {
+    const waiting = this.#waiting.get(taskId)
+    if (!waiting) return
+    this.#waiting.delete(taskId)
+    waiting.resolve()
+  }
+
+  /** Settles the waits (all, or those older than `olderThan`) whose task is final or gone. */
+  async recheck(olderThan = Date.now()): Promise<void> {
+    if (this.#rechecking) return
+    this.#rechecking = true
+    try {
+      for (const [taskId, { since }] of [...this.#waiting]) {
+        if (since > olderThan) continue
+        const state = await this.#options.stateOf(taskId)
+        if (state === undefined || isFinal(state)) this.turnEnded(taskId)
+      }
+    } catch {
+      // Redis is unreachable: the next tick, or the reconnection, looks again.
+    } finally {
+      this.#rechecking = false
+    }
+  }
+
+  async close(graceMs: number): Promise<void> {
+    this.#closed = true
+    clearInterval(this.#timer)
+    await this.#options.worker?.close(graceMs)
+    // Blocking sends answer with the task as it is now, instead of holding the shutdown.
+    for (const taskId of [...this.#waiting.keys()]) this.turnEnded(taskId)
+  }
+
+  #expect(taskId: string): Waiting {
+    // A previous wait for this task (its notice lost) ends now: a new turn has begun.
+    this.turnEnded(taskId)
+    let resolve!: () => void
+    const ended = new Promise<void>((settle) => (resolve = settle))
+    const since = Date.now()
+    const waiting = { resolve, ended, since, deadline: since + this.#options.endedTimeoutMs }
+    this.#waiting.set(taskId, waiting)
+    return waiting
+  }
+
+  #tick(): void {
+    const time = Date.now()
+    for (const [taskId, { deadline }] of this.#waiting) {
+      if (deadline <= time) this.turnEnded(taskId)
+    }
+    void this.recheck(time - RECHECK_AFTER_MS)
+  }
+}

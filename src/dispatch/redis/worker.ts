@@ -1,0 +1,315 @@
+/**
+ * A worker: takes turns from the Redis work queue (a consumer group, see work-queue.ts) and runs
+ * them with the Runner, up to `concurrency` at once.
+ *
+ * - While a turn runs, a heartbeat resets its entry's idle time every third of the visibility
+ *   timeout, so a slow but live turn is never taken away.
+ * - A turn whose entry stays idle longer than the visibility timeout lost its worker (killed,
+ *   frozen, cut off from Redis): any worker's reclaim round claims it and runs it again (skills
+ *   are re-entrant). After QUEUE_MAX_ATTEMPTS attempts the task fails with a message saying why.
+ * - A turn is acknowledged (and its entry deleted) only once its outcome is stored; a turn
+ *   whose outcome could not be written stays pending and is reclaimed.
+ * - On close, the worker stops taking turns, waits the grace period, then hands the turns still
+ *   running back to the queue for another worker, without failing their tasks.
+ */
+import { randomUUID } from 'node:crypto'
+import type { Redis } from 'ioredis'
+import type { Logger } from 'pino'
+import { ServiceUnavailableError } from '../../domain/errors.js'
+import { now } from '../../domain/model.js'
+import { agentMessage, textPart } from '../../domain/parts.js'
+import { isTerminal } from '../../domain/state-machine.js'
+import type { AbortReason } from '../../engine/dispatcher.js'
+import type { Runner } from '../../engine/runner.js'
+import { Turn } from '../../engine/turn.js'
+import type { EventLog } from '../../store/event-log.js'
+import type { TaskStore } from '../../store/task-store.js'
+import { TransitionRejectedError } from '../../store/task-store.js'
+import type { QueuedTurn, WorkQueue } from '../../store/redis/work-queue.js'
+import { redisUnavailable } from '../../store/redis/connection.js'
+
+export interface QueueWorkerOptions {
+  queue: WorkQueue
+  /** A connection for the worker's blocking reads only; the worker closes it. */
+  connection: Redis
+  /** The connection other commands go on (used here to unblock the reader on close). */
+  redis: Redis
+  runner: Pick<Runner, 'run'>
+  store: TaskStore
+  events: EventLog
+  log: Logger
+  concurrency: number
+  visibilityTimeoutMs: number
+  maxAttempts: number
+  /** Called once a turn that the process `origin` dispatched has ended. */
+  onEnded: (origin: string, taskId: string) => void
+}
+
+interface RunningTurn {
+  entry: QueuedTurn
+  turn: Turn
+  done: Promise<void>
+}
+
+/** How long one blocking read waits before it looks at the worker's state again. */
+const BLOCK_MS = 5000
+
+export class QueueWorker {
+  readonly #options: QueueWorkerOptions
+  readonly #running = new Map<string, RunningTurn>()
+  readonly #timers: NodeJS.Timeout[] = []
+  #closing = false
+  #reading: Promise<void> = Promise.resolve()
+  #slotFreed: (() => void) | undefined
+  #readerId: number | undefined
+  #failing = false
+
+  constructor(options: QueueWorkerOptions) {
+    this.#options = options
+    // CLIENT UNBLOCK needs the reader's id; it changes with every reconnection.
+    options.connection.on('ready', () => {
+      options.connection.client('ID').then(
+        (id) => (this.#readerId = Number(id)),
+        () => (this.#readerId = undefined),
+      )
+    })
+  }
+
+  get runningCount(): number {
+    return this.#running.size
+  }
+
+  start(): void {
+    const { visibilityTimeoutMs } = this.#options
+    this.#reading = this.#readLoop()
+    this.#every(Math.max(100, Math.floor(visibilityTimeoutMs / 3)), () => this.#heartbeat())
+    this.#every(Math.max(100, Math.floor(visibilityTimeoutMs / 2)), () => this.#reclaim())
+  }
+
+  /** Aborts the turn this worker runs for the task; false when it runs none. */
+  abort(taskId: string, reason: AbortReason): boolean {
+    const running = this.#running.get(taskId)
+    running?.turn.abort(reason)
+    return running !== undefined
+  }
+
+  /** Aborts running turns whose task was canceled while this process could not hear it. */
+  async recheck(): Promise<void> {
+    for (const [taskId, running] of this.#running) {
+      const task = await this.#options.store.get(taskId).catch(() => undefined)
+      if (task?.status.state === 'canceled') running.turn.abort('canceled')
+    }
+  }
+
+  async close(graceMs: number): Promise<void> {
+    this.#closing = true
+    for (const timer of this.#timers.splice(0)) clearInterval(timer)
+    this.#slotFreed?.()
+    await this.#unblockReader()
+    await this.#reading
+    const drained = await settledWithin(this.#allDone(), graceMs)
+    if (!drained) {
+      const left = [...this.#running.values()]
+      for (const { turn } of left) turn.abort('released')
+      await this.#allDone()
+      await Promise.all(left.map(({ entry }) => this.#release(entry)))
+    }
+    this.#options.connection.disconnect()
+  }
+
+  #allDone(): Promise<unknown> {
+    return Promise.all([...this.#running.values()].map((running) => running.done))
+  }
+
+  async #readLoop(): Promise<void> {
+    const { queue, connection, concurrency, log } = this.#options
+    let failures = 0
+    while (!this.#closing) {
+      const free = concurrency - this.#running.size
+      if (free <= 0) {
+        await new Promise<void>((resolve) => (this.#slotFreed = resolve))
+        this.#slotFreed = undefined
+        continue
+      }
+      let entries: QueuedTurn[]
+      try {
+        entries = await queue.take(connection, free, BLOCK_MS)
+        failures = 0
+      } catch (error) {
+        if (this.#closing) break
+        if (failures++ === 0) log.warn({ err: error }, 'cannot read the work queue; retrying')
+        await pause(Math.min(100 * 2 ** failures, 1000))
+        continue
+      }
+      for (const entry of entries) {
+        if (this.#closing) await this.#release(entry)
+        else this.#start(entry)
+      }
+    }
+  }
+
+  #start(entry: QueuedTurn): void {
+    const turn = new Turn()
+    const running: RunningTurn = { entry, turn, done: Promise.resolve() }
+    this.#running.set(entry.taskId, running)
+    running.done = this.#run(entry, turn).finally(() => {
+      if (this.#running.get(entry.taskId) === running) this.#running.delete(entry.taskId)
+      this.#slotFreed?.()
+    })
+  }
+
+  async #run(entry: QueuedTurn, turn: Turn): Promise<void> {
+    const recorded = await this.#options.runner.run(entry.taskId, turn)
+    // Released: another worker has the turn now (or gets it from close()).
+    // Not recorded: the store failed; the entry stays pending and is reclaimed.
+    if (turn.reason === 'released' || !recorded) return
+    await this.#done(entry)
+  }
+
+  /** Tells a turn's dispatcher that it has ended, and acknowledges it. */
+  async #done(entry: QueuedTurn): Promise<void> {
+    const { queue, log, onEnded } = this.#options
+    // The outcome is stored: a blocking send may answer while the acknowledgement travels.
+    onEnded(entry.origin, entry.taskId)
+    try {
+      await queue.ack([entry.id])
+    } catch (error) {
+      // The entry stays pending; a reclaim finds the turn ended and acknowledges it then.
+      log.warn({ err: error, taskId: entry.taskId }, 'cannot acknowledge a finished turn')
+    }
+  }
+
+  async #release(entry: QueuedTurn): Promise<void> {
+    try {
+      await this.#options.queue.release(entry, entry.priorAttempts)
+    } catch (error) {
+      // Still pending under this consumer: reclaimed once the visibility timeout has passed.
+      this.#options.log.warn({ err: error, taskId: entry.taskId }, 'cannot hand a turn back')
+    }
+  }
+
+  async #heartbeat(): Promise<void> {
+    const live = [...this.#running.values()].filter(({ turn }) => !turn.aborted)
+    if (live.length === 0) return
+    const kept = await this.#options.queue.heartbeat(live.map(({ entry }) => entry.id))
+    for (const { entry, turn } of live) {
+      if (kept.has(entry.id) || this.#running.get(entry.taskId)?.turn !== turn) continue
+      this.#options.log.warn({ taskId: entry.taskId }, 'another worker took over this turn')
+      turn.abort('released')
+    }
+  }
+
+  /** Claims turns whose worker went quiet, and runs them again or fails their task. */
+  async #reclaim(): Promise<void> {
+    const { queue, visibilityTimeoutMs, maxAttempts, concurrency, log } = this.#options
+    const runningIds = new Set([...this.#running.values()].map(({ entry }) => entry.id))
+    const idle = await queue.idle(visibilityTimeoutMs, 100)
+    for (const candidate of idle) {
+      if (this.#closing) return
+      if (runningIds.has(candidate.id)) continue
+      const exhausted = candidate.deliveries >= maxAttempts
+      if (!exhausted && this.#running.size >= concurrency) continue
+      const [entry] = await queue.claim([candidate.id], visibilityTimeoutMs)
+      if (!entry) continue
+      const attemptsUsed = entry.priorAttempts + candidate.deliveries
+      if (this.#closing) {
+        await this.#release({ ...entry, priorAttempts: attemptsUsed })
+      } else if (await this.#turnEnded(entry)) {
+        await this.#done(entry)
+      } else if (attemptsUsed >= maxAttempts) {
+        log.warn({ taskId: entry.taskId, attempts: attemptsUsed }, 'turn failed on every attempt')
+        await this.#fail(entry, attemptsUsed)
+      } else {
+        log.warn(
+          { taskId: entry.taskId, from: candidate.consumer, attempt: attemptsUsed + 1 },
+          'reclaimed a turn whose worker stopped responding',
+        )
+        this.#start({ ...entry, priorAttempts: attemptsUsed })
+      }
+    }
+    await this.#forgetDeadConsumers()
+  }
+
+  /**
+   * Whether the entry's turn has already ended: its outcome was stored, but its worker died
+   * before acknowledging it. The queue and the task's log are streams of one Redis, so the
+   * log's events after the entry's id are the ones written since the turn was queued.
+   */
+  async #turnEnded(entry: QueuedTurn): Promise<boolean> {
+    const task = await this.#options.store.get(entry.taskId)
+    if (!task || isTerminal(task.status.state)) return true
+    const since = await this.#options.events.read(entry.taskId, entry.id)
+    return since.some(({ event }) => event.kind === 'status-update' && event.final)
+  }
+
+  async #fail(entry: QueuedTurn, attempts: number): Promise<void> {
+    const text = `The task failed after ${attempts} attempts: its worker stopped responding`
+    const message = agentMessage(randomUUID(), [textPart(text)])
+    try {
+      await this.#options.store.apply(entry.taskId, {
+        kind: 'status',
+        status: { state: 'failed', timestamp: now(), message },
+        appendToHistory: [message],
+        from: ['submitted', 'working'],
+      })
+    } catch (error) {
+      // Redis down: try again next round. Otherwise (refused, gone, unreadable) it is settled.
+      if (error instanceof ServiceUnavailableError || redisUnavailable(error)) return
+      if (!(error instanceof TransitionRejectedError)) {
+        this.#options.log.error({ err: error, taskId: entry.taskId }, 'cannot fail a task')
+      }
+    }
+    await this.#done(entry)
+  }
+
+  /** Deletes consumers of dead workers (each process joins under a new name). */
+  async #forgetDeadConsumers(): Promise<void> {
+    const { queue, visibilityTimeoutMs } = this.#options
+    const quietFor = Math.max(10 * visibilityTimeoutMs, 60_000)
+    for (const name of await queue.idleConsumers(quietFor)) await queue.forgetConsumer(name)
+  }
+
+  /** Runs `task` every `ms` (never two at once); a failure is logged once per outage. */
+  #every(ms: number, task: () => Promise<void>): void {
+    let busy = false
+    const timer = setInterval(() => {
+      if (busy || this.#closing) return
+      busy = true
+      task()
+        .then(
+          () => (this.#failing = false),
+          (error: unknown) => {
+            if (!this.#failing) this.#options.log.warn({ err: error }, 'work queue upkeep failed')
+            this.#failing = true
+          },
+        )
+        .finally(() => (busy = false))
+    }, ms)
+    timer.unref()
+    this.#timers.push(timer)
+  }
+
+  /**
+   * Ends the blocking read at once. CLIENT UNBLOCK ends it as a timeout (nothing delivered);
+   * disconnecting, the fallback, could lose a reply whose entries then wait to be reclaimed.
+   */
+  async #unblockReader(): Promise<void> {
+    const { redis, connection } = this.#options
+    const id = this.#readerId
+    const unblocked = id !== undefined && (await redis.client('UNBLOCK', id).catch(() => 0)) === 1
+    if (!unblocked && !(await settledWithin(this.#reading, 200))) connection.disconnect()
+  }
+}
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms).unref())
+
+/** True when `promise` settles within `ms`. */
+async function settledWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined
+  const timeUp = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)))
+  try {
+    return await Promise.race([promise.then(() => true), timeUp])
+  } finally {
+    clearTimeout(timer)
+  }
+}

@@ -1,0 +1,112 @@
+/**
+ * The A2A operations every 0.2+ dialect offers (JSON-RPC 1.0 and 0.3, HTTP+JSON 1.0), on the
+ * internal model: dialects decode their request, call one of these, and encode what it returns.
+ */
+import { UnsupportedOperationError } from '../../domain/errors.js'
+import type { TaskEvent } from '../../domain/events.js'
+import type { Task, TaskState } from '../../domain/model.js'
+import { isFinal, isTerminal } from '../../domain/state-machine.js'
+import type { MessageInput, TaskService } from '../../engine/task-service.js'
+import type { TaskPage } from '../../store/task-store.js'
+
+/** What a stream carries: the task snapshot first, then the task's events as they happen. */
+export type StreamItem = { task: Task } | { event: TaskEvent }
+
+export interface ListInput {
+  contextId?: string
+  state?: TaskState
+  pageSize?: number
+  pageToken?: string
+  updatedSince?: string
+}
+
+export const DEFAULT_PAGE_SIZE = 50
+
+export class A2AOperations {
+  constructor(
+    private readonly tasks: TaskService,
+    /** How long a blocking send waits for a terminal or interrupted state. */
+    private readonly sendWaitMs: number,
+  ) {}
+
+  /** Sends; a blocking send answers once the task is terminal or interrupted (or time is up). */
+  async send(input: MessageInput, blocking: boolean): Promise<Task> {
+    const { task } = await this.tasks.sendMessage(input)
+    if (!blocking || isFinal(task.status.state)) return task
+    return this.tasks.waitForFinal(task.id, this.sendWaitMs)
+  }
+
+  /**
+   * Sends and follows the task. Everything that can fail does so before the first item, so a
+   * caller answers errors as plain replies, not as a broken stream.
+   */
+  async stream(input: MessageInput, signal: AbortSignal): Promise<AsyncIterable<StreamItem>> {
+    const { task, created } = await this.tasks.sendMessage(input)
+    // A new task's log begins with its creation, which the snapshot already shows.
+    if (created) return this.#follow(task, undefined, signal, true)
+    const snapshot = await this.tasks.snapshot(task.id, input.owner)
+    return this.#follow(snapshot.task, snapshot.cursor, signal, false)
+  }
+
+  /** Follows a task that has not ended: its current state first, then what happens next. */
+  async subscribe(
+    taskId: string,
+    owner: string | undefined,
+    signal: AbortSignal,
+  ): Promise<AsyncIterable<StreamItem>> {
+    const { task, cursor } = await this.tasks.snapshot(taskId, owner)
+    const { state } = task.status
+    if (isTerminal(state)) {
+      throw new UnsupportedOperationError(
+        `Task ${taskId} is ${state}; a terminal task has nothing more to stream (read it with GetTask)`,
+        { taskId, state },
+      )
+    }
+    return this.#follow(task, cursor, signal, false, true)
+  }
+
+  get(taskId: string, owner: string | undefined): Promise<Task> {
+    return this.tasks.getFor(taskId, owner)
+  }
+
+  async cancel(taskId: string, owner: string | undefined): Promise<Task> {
+    await this.tasks.getFor(taskId, owner)
+    return this.tasks.cancel(taskId)
+  }
+
+  list(input: ListInput, owner: string | undefined): Promise<TaskPage> {
+    return this.tasks.list({
+      ...(owner !== undefined && { owner }),
+      ...(input.contextId !== undefined && { contextId: input.contextId }),
+      ...(input.state !== undefined && { state: input.state }),
+      ...(input.updatedSince !== undefined && { updatedSince: input.updatedSince }),
+      ...(input.pageToken !== undefined && { pageToken: input.pageToken }),
+      pageSize: input.pageSize ?? DEFAULT_PAGE_SIZE,
+    })
+  }
+
+  /**
+   * The stream ends after the status that makes the task terminal or interrupted. A subscriber
+   * to an interrupted task (`resumable`) waits for what the task does once it is answered.
+   */
+  async *#follow(
+    task: Task,
+    cursor: string | undefined,
+    signal: AbortSignal,
+    skipFirst: boolean,
+    resumable = false,
+  ): AsyncGenerator<StreamItem> {
+    yield { task }
+    const { state } = task.status
+    if (resumable ? isTerminal(state) : isFinal(state)) return
+    let skip = skipFirst
+    for await (const { event } of this.tasks.follow(task.id, cursor, signal)) {
+      if (skip) {
+        skip = false
+        continue
+      }
+      yield { event }
+      if (event.kind === 'status-update' && event.final) return
+    }
+  }
+}

@@ -1,0 +1,39 @@
+/**
+ * Streams A2A events as SSE on a `sse: 'manual'` route: one `data:` frame per item, closed when
+ * the items end. A failure after the first frame is sent as an `event: error` frame, then the
+ * stream closes (the status line is long gone).
+ */
+import type { FastifyReply } from 'fastify'
+import type { A2AError } from '../../domain/errors.js'
+import { toA2AError } from '../errors.js'
+import type { StreamItem } from './operations.js'
+
+export interface StreamEncoding {
+  frame(item: StreamItem): unknown
+  error(error: A2AError): unknown
+}
+
+export async function sendStream(
+  reply: FastifyReply,
+  open: (signal: AbortSignal) => Promise<AsyncIterable<StreamItem>>,
+  encoding: StreamEncoding,
+): Promise<void> {
+  const closed = new AbortController()
+  // Errors opening the stream (unknown task, bad state) propagate as ordinary replies.
+  const items = await open(closed.signal)
+  reply.sse.onClose(() => closed.abort())
+  await reply.sse.send(frames(items, encoding, reply))
+}
+
+async function* frames(
+  items: AsyncIterable<StreamItem>,
+  encoding: StreamEncoding,
+  reply: FastifyReply,
+) {
+  try {
+    for await (const item of items) yield { data: encoding.frame(item) }
+  } catch (error) {
+    reply.log.error({ err: error }, 'stream failed')
+    yield { event: 'error', data: encoding.error(toA2AError(error, { bodyLimit: 0 })) }
+  }
+}

@@ -1,0 +1,69 @@
+/**
+ * GET /.well-known/agent-card.json: the A2A 1.0 card for `A2A-Version: 1.0`, the 0.3 card for
+ * `0.3`, and for a request that names no version the shape AGENT_CARD_DEFAULT_VERSION says.
+ * Both are rendered once from the agent declaration and served from memory with their own
+ * ETag; `Vary: A2A-Version` keeps caches from mixing them up.
+ */
+import { createHash } from 'node:crypto'
+import type { FastifyPluginAsync } from 'fastify'
+import { A2AError } from '../../domain/errors.js'
+import type { AgentEndpoints } from '../../protocol/a2a/endpoints.js'
+import type { ProtocolVersion } from '../../protocol/a2a/versions.js'
+import { protocolVersionOf } from '../../protocol/a2a/versions.js'
+import { renderV03Card } from '../../protocol/v03/card.js'
+import { renderV10Card } from '../../protocol/v10/card.js'
+import { v10RestErrorReply } from '../../protocol/v10/errors.js'
+
+export const AGENT_CARD_PATH = '/.well-known/agent-card.json'
+
+export interface AgentCardRoutesOptions {
+  endpoints: AgentEndpoints
+  cardMaxAgeSeconds: number
+  /** The card shape for a request without `A2A-Version`. */
+  defaultVersion: ProtocolVersion
+}
+
+interface RenderedCard {
+  body: string
+  etag: string
+}
+
+const rendered = (card: unknown): RenderedCard => {
+  const body = JSON.stringify(card)
+  return { body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` }
+}
+
+const agentCard: FastifyPluginAsync<AgentCardRoutesOptions> = async (app, options) => {
+  const cardOptions = { endpoints: options.endpoints, extendedCard: false }
+  const cards: Record<ProtocolVersion, RenderedCard> = {
+    '1.0': rendered(renderV10Card(app.agent, cardOptions)),
+    '0.3': rendered(renderV03Card(app.agent, cardOptions)),
+  }
+  // The cards change only when the process restarts with a new declaration.
+  const lastModified = new Date().toUTCString()
+  const cacheControl = `public, max-age=${options.cardMaxAgeSeconds}`
+
+  app.get(AGENT_CARD_PATH, { logLevel: 'warn' }, async (request, reply) => {
+    reply.header('vary', 'A2A-Version')
+    const header = request.headers['a2a-version']
+    const query = (request.query as Record<string, string | undefined>)['A2A-Version']
+    const asked = header ?? query
+    let version: ProtocolVersion
+    try {
+      version = asked ? protocolVersionOf(asked) : options.defaultVersion
+    } catch (error) {
+      if (!(error instanceof A2AError)) throw error
+      const { statusCode, body } = v10RestErrorReply(error)
+      return reply.code(statusCode).send(body)
+    }
+    const card = cards[version]
+    reply
+      .header('etag', card.etag)
+      .header('cache-control', cacheControl)
+      .header('last-modified', lastModified)
+    if (request.headers['if-none-match'] === card.etag) return reply.code(304).send()
+    return reply.type('application/json; charset=utf-8').send(card.body)
+  })
+}
+
+export default agentCard

@@ -1,0 +1,88 @@
+/**
+ * The JSON-RPC endpoint of A2A 1.0 and 0.3: one POST route, the version from `A2A-Version`
+ * (header, or query parameter; missing means 0.3), the method from the body. Every failure,
+ * from an unparsable body to an engine error, leaves as a JSON-RPC error in that version's shape.
+ */
+import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
+import type { A2AError } from '../../../domain/errors.js'
+import { MethodNotFoundError } from '../../../domain/errors.js'
+import type { JsonRpcId } from '../../../protocol/a2a/jsonrpc.js'
+import { idOf, readCall, rpcResult } from '../../../protocol/a2a/jsonrpc.js'
+import type { ProtocolVersion } from '../../../protocol/a2a/versions.js'
+import { protocolVersionOf } from '../../../protocol/a2a/versions.js'
+import { v03RpcErrorReply } from '../../../protocol/v03/errors.js'
+import { v10RpcErrorReply } from '../../../protocol/v10/errors.js'
+import { toA2AError } from '../../errors.js'
+import { callerOf } from '../../a2a/caller.js'
+import type { A2AOperations } from '../../a2a/operations.js'
+import { v03Methods } from './v03-methods.js'
+import { v10Methods } from './v10-methods.js'
+
+export interface JsonRpcRoutesOptions {
+  path: string
+  bodyLimit: number
+  ops: A2AOperations
+}
+
+const METHODS = { '1.0': v10Methods, '0.3': v03Methods } as const
+
+/** The version a request asked for; an unsupported one is answered in 1.0's error shape. */
+function versionOf(request: FastifyRequest): ProtocolVersion {
+  const query = request.query as Record<string, string | undefined> | undefined
+  return protocolVersionOf(request.headers['a2a-version'] ?? query?.['A2A-Version'])
+}
+
+function errorReply(request: FastifyRequest, error: A2AError, id: JsonRpcId) {
+  let version: ProtocolVersion = '1.0'
+  try {
+    version = versionOf(request)
+  } catch {
+    // An unsupported version is answered in 1.0's shape, as its error code is 1.0's.
+  }
+  return version === '0.3' ? v03RpcErrorReply(error, id) : v10RpcErrorReply(error, id)
+}
+
+const jsonRpc: FastifyPluginAsync<JsonRpcRoutesOptions> = async (app, options) => {
+  app.addContentTypeParser(
+    'application/a2a+json',
+    { parseAs: 'string' },
+    app.getDefaultJsonParser('error', 'error'),
+  )
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const a2aError = toA2AError(error, {
+      bodyLimit: options.bodyLimit,
+      contentType: request.headers['content-type'],
+    })
+    const { statusCode, body } = errorReply(request, a2aError, idOf(request.body))
+    if (statusCode >= 500) request.log.error({ err: error }, 'request failed')
+    return reply.code(statusCode).send(body)
+  })
+
+  // Clients join the card's URL and "/" in both ways; both reach the endpoint.
+  app.post(`${options.path}/`, { sse: 'manual' }, (request, reply) => endpoint(request, reply))
+  app.post(options.path, { sse: 'manual' }, (request, reply) => endpoint(request, reply))
+
+  async function endpoint(request: FastifyRequest, reply: FastifyReply) {
+    const version = versionOf(request)
+    const call = readCall(request.body)
+    const method = METHODS[version][call.method]
+    if (!method) throw new MethodNotFoundError(call.method)
+    const answer = await method({
+      id: call.id,
+      params: call.params,
+      request,
+      reply,
+      ops: options.ops,
+      agent: app.agent,
+      owner: callerOf(request),
+    })
+    // Not `return reply`: a reply is a thenable that settles when the response ends, which an
+    // SSE response does only after this handler returns.
+    if ('streamed' in answer) return undefined
+    reply.type('application/json; charset=utf-8')
+    return rpcResult(call.id, answer.result)
+  }
+}
+
+export default jsonRpc

@@ -1,0 +1,176 @@
+/**
+ * The A2A 1.0 HTTP+JSON binding under its own base path, each route also under an optional
+ * `/{tenant}` prefix. Errors are google.rpc.Status bodies with the HTTP status of 1.0's table.
+ * Only 1.0 is served here: a missing `A2A-Version` is taken as 1.0 (there is no 0.3 REST
+ * binding at this path to confuse it with); any other version is VersionNotSupported.
+ */
+import type { FastifyError, FastifyInstance, FastifyPluginAsync, FastifyReply } from 'fastify'
+import {
+  InvalidRequestError,
+  PushNotificationNotSupportedError,
+  RouteNotFoundError,
+  UnsupportedOperationError,
+  VersionNotSupportedError,
+} from '../../../domain/errors.js'
+import { sendResultToV10, taskToV10 } from '../../../protocol/v10/codec.js'
+import { v10RestErrorReply } from '../../../protocol/v10/errors.js'
+import { GetTaskQuery, ListTasksQuery, SendMessageRequest } from '../../../protocol/v10/schemas.js'
+import { toA2AError } from '../../errors.js'
+import { callerOf } from '../../a2a/caller.js'
+import { listTasksV10 } from '../../a2a/list-tasks.js'
+import type { A2AOperations } from '../../a2a/operations.js'
+import { parseProtoJson } from '../../a2a/params.js'
+import { sendStream } from '../../a2a/sse.js'
+import { checkStreaming, v10MessageInput, v10StreamResponse } from '../jsonrpc/v10-methods.js'
+
+export interface RestRoutesOptions {
+  bodyLimit: number
+  ops: A2AOperations
+}
+
+const A2A_JSON = 'application/a2a+json'
+
+/** Answers in the media type the caller used (a2a+json), else plain application/json. */
+function send<T>(reply: FastifyReply, body: T): T {
+  const { accept = '', 'content-type': contentType = '' } = reply.request.headers
+  const type =
+    accept.includes(A2A_JSON) || contentType.includes(A2A_JSON) ? A2A_JSON : 'application/json'
+  reply.type(`${type}; charset=utf-8`)
+  return body
+}
+
+/** `GET|POST /tasks/{id}:verb`: find-my-way has no route for a colon after a parameter. */
+function splitVerb(idAndVerb: string): { id: string; verb: string | undefined } {
+  const at = idAndVerb.lastIndexOf(':')
+  return at === -1
+    ? { id: idAndVerb, verb: undefined }
+    : { id: idAndVerb.slice(0, at), verb: idAndVerb.slice(at + 1) }
+}
+
+const unknownVerb = (verb: string) =>
+  new InvalidRequestError(`unknown operation ":${verb}"; use :cancel or :subscribe`)
+
+function routes(app: FastifyInstance, prefix: string, ops: A2AOperations): void {
+  const streamEncoding = {
+    frame: v10StreamResponse,
+    error: (error: Parameters<typeof v10RestErrorReply>[0]) => v10RestErrorReply(error).body,
+  }
+
+  app.post(`${prefix}/message::send`, async (request, reply) => {
+    const body = parseProtoJson(SendMessageRequest, request.body)
+    const input = v10MessageInput(body, callerOf(request))
+    const task = await ops.send(input, body.configuration?.returnImmediately !== true)
+    return send(reply, sendResultToV10(task, body.configuration?.historyLength))
+  })
+
+  app.post(`${prefix}/message::stream`, { sse: 'manual' }, async (request, reply) => {
+    checkStreaming(app)
+    const input = v10MessageInput(
+      parseProtoJson(SendMessageRequest, request.body),
+      callerOf(request),
+    )
+    // Not `return reply`: the reply thenable settles only when the stream has ended.
+    await sendStream(reply, (signal) => ops.stream(input, signal), streamEncoding)
+  })
+
+  app.get(`${prefix}/tasks`, async (request, reply) => {
+    const query = parseProtoJson(ListTasksQuery, request.query)
+    return send(reply, await listTasksV10(ops, query, callerOf(request)))
+  })
+
+  app.get<{ Params: { id: string } }>(
+    `${prefix}/tasks/:id`,
+    { sse: 'manual' },
+    async (request, reply) => {
+      const { id, verb } = splitVerb(request.params.id)
+      if (verb === 'subscribe') {
+        checkStreaming(app)
+        await sendStream(
+          reply,
+          (signal) => ops.subscribe(id, callerOf(request), signal),
+          streamEncoding,
+        )
+        return undefined
+      }
+      if (verb !== undefined) throw unknownVerb(verb)
+      const { historyLength } = parseProtoJson(GetTaskQuery, request.query)
+      return send(reply, taskToV10(await ops.get(id, callerOf(request)), { historyLength }))
+    },
+  )
+
+  app.post<{ Params: { id: string } }>(
+    `${prefix}/tasks/:id`,
+    { sse: 'manual' },
+    async (request, reply) => {
+      const { id, verb } = splitVerb(request.params.id)
+      if (verb === 'cancel') return send(reply, taskToV10(await ops.cancel(id, callerOf(request))))
+      if (verb === 'subscribe') {
+        checkStreaming(app)
+        await sendStream(
+          reply,
+          (signal) => ops.subscribe(id, callerOf(request), signal),
+          streamEncoding,
+        )
+        return undefined
+      }
+      throw unknownVerb(verb ?? '')
+    },
+  )
+
+  const pushNotSupported = async () => {
+    throw new PushNotificationNotSupportedError()
+  }
+  app.post(`${prefix}/tasks/:id/pushNotificationConfigs`, pushNotSupported)
+  app.get(`${prefix}/tasks/:id/pushNotificationConfigs`, pushNotSupported)
+  app.get(`${prefix}/tasks/:id/pushNotificationConfigs/:configId`, pushNotSupported)
+  app.delete(`${prefix}/tasks/:id/pushNotificationConfigs/:configId`, pushNotSupported)
+
+  app.get(`${prefix}/extendedAgentCard`, async () => {
+    throw new UnsupportedOperationError(
+      'This agent has no extended agent card (capabilities.extendedAgentCard is false)',
+    )
+  })
+}
+
+const rest: FastifyPluginAsync<RestRoutesOptions> = async (app, options) => {
+  // A POST without a body (`:cancel`, `:subscribe`) is fine here, whatever its Content-Type.
+  const json = app.getDefaultJsonParser('error', 'error')
+  app.removeContentTypeParser('application/json')
+  app.addContentTypeParser(
+    ['application/json', A2A_JSON],
+    { parseAs: 'string' },
+    (request, body, done) => {
+      const text = body.toString()
+      if (text === '') return done(null, undefined)
+      return json(request, text, done)
+    },
+  )
+
+  app.addHook('onRequest', async (request) => {
+    const version = request.headers['a2a-version']
+    const given = (Array.isArray(version) ? version[0] : version)?.trim()
+    if (given && !/^1\.0(\.\d+)?$/.test(given)) throw new VersionNotSupportedError(given, ['1.0'])
+  })
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const a2aError = toA2AError(error, {
+      bodyLimit: options.bodyLimit,
+      contentType: request.headers['content-type'],
+    })
+    const { statusCode, body } = v10RestErrorReply(a2aError)
+    if (statusCode >= 500) request.log.error({ err: error }, 'request failed')
+    return reply.code(statusCode).type('application/json; charset=utf-8').send(body)
+  })
+
+  app.setNotFoundHandler((request, reply) => {
+    const { statusCode, body } = v10RestErrorReply(
+      new RouteNotFoundError(request.method, request.url),
+    )
+    return reply.code(statusCode).type('application/json; charset=utf-8').send(body)
+  })
+
+  routes(app, '', options.ops)
+  routes(app, '/:tenant', options.ops)
+}
+
+export default rest

@@ -1,0 +1,118 @@
+/**
+ * A2A 1.0 errors: ONE table from error code to the JSON-RPC code, the google.rpc.ErrorInfo
+ * reason, and the HTTP+JSON status (HTTP status + google.rpc.Code name). JSON-RPC carries the
+ * ErrorInfo in `error.data`; HTTP+JSON in the google.rpc.Status `error.details`.
+ */
+import type { A2AError, A2AErrorCode } from '../../domain/errors.js'
+import type { JsonRpcId } from '../a2a/jsonrpc.js'
+import { rpcError } from '../a2a/jsonrpc.js'
+
+interface Mapping {
+  rpc: number
+  reason: string
+  http: number
+  status: string
+}
+
+const A2A = (rpc: number, reason: string, http: number, status: string): Mapping => ({
+  rpc,
+  reason,
+  http,
+  status,
+})
+const INVALID_PARAMS = A2A(-32602, 'INVALID_PARAMS', 400, 'INVALID_ARGUMENT')
+const UNSUPPORTED = A2A(-32004, 'UNSUPPORTED_OPERATION', 400, 'UNIMPLEMENTED')
+
+const TABLE: Record<A2AErrorCode, Mapping> = {
+  TASK_NOT_FOUND: A2A(-32001, 'TASK_NOT_FOUND', 404, 'NOT_FOUND'),
+  TASK_NOT_CANCELABLE: A2A(-32002, 'TASK_NOT_CANCELABLE', 409, 'FAILED_PRECONDITION'),
+  PUSH_NOTIFICATION_NOT_SUPPORTED: A2A(
+    -32003,
+    'PUSH_NOTIFICATION_NOT_SUPPORTED',
+    400,
+    'UNIMPLEMENTED',
+  ),
+  UNSUPPORTED_OPERATION: UNSUPPORTED,
+  // A message to a task that is not waiting for one: the operation does not apply to it.
+  INVALID_TASK_STATE: UNSUPPORTED,
+  CONTENT_TYPE_NOT_SUPPORTED: A2A(-32005, 'CONTENT_TYPE_NOT_SUPPORTED', 415, 'INVALID_ARGUMENT'),
+  UNSUPPORTED_CONTENT_TYPE: A2A(-32005, 'CONTENT_TYPE_NOT_SUPPORTED', 415, 'INVALID_ARGUMENT'),
+  EXTENDED_CARD_NOT_CONFIGURED: A2A(
+    -32007,
+    'EXTENDED_AGENT_CARD_NOT_CONFIGURED',
+    400,
+    'FAILED_PRECONDITION',
+  ),
+  VERSION_NOT_SUPPORTED: A2A(-32009, 'VERSION_NOT_SUPPORTED', 400, 'UNIMPLEMENTED'),
+  TASK_ID_CONFLICT: INVALID_PARAMS,
+  UNKNOWN_SKILL: INVALID_PARAMS,
+  INVALID_REQUEST: INVALID_PARAMS,
+  LIMIT_EXCEEDED: INVALID_PARAMS,
+  MALFORMED_JSON: A2A(-32700, 'PARSE_ERROR', 400, 'INVALID_ARGUMENT'),
+  INVALID_RPC_REQUEST: A2A(-32600, 'INVALID_REQUEST', 400, 'INVALID_ARGUMENT'),
+  PAYLOAD_TOO_LARGE: A2A(-32600, 'PAYLOAD_TOO_LARGE', 413, 'INVALID_ARGUMENT'),
+  METHOD_NOT_FOUND: A2A(-32601, 'METHOD_NOT_FOUND', 404, 'NOT_FOUND'),
+  ROUTE_NOT_FOUND: A2A(-32601, 'METHOD_NOT_FOUND', 404, 'NOT_FOUND'),
+  SERVICE_UNAVAILABLE: A2A(-32603, 'SERVICE_UNAVAILABLE', 503, 'UNAVAILABLE'),
+  INTERNAL_ERROR: A2A(-32603, 'INTERNAL', 500, 'INTERNAL'),
+}
+
+export const ERROR_INFO_TYPE = 'type.googleapis.com/google.rpc.ErrorInfo'
+export const BAD_REQUEST_TYPE = 'type.googleapis.com/google.rpc.BadRequest'
+export const ERROR_DOMAIN = 'a2a-protocol.org'
+
+/** ErrorInfo first; a BadRequest field violation when the error names a field. */
+function errorDetails(error: A2AError, reason: string): Record<string, unknown>[] {
+  const metadata = Object.fromEntries(
+    Object.entries(error.details).map(([key, value]) => [key, String(value)]),
+  )
+  const details: Record<string, unknown>[] = [
+    {
+      '@type': ERROR_INFO_TYPE,
+      reason,
+      domain: ERROR_DOMAIN,
+      ...(Object.keys(metadata).length > 0 && { metadata }),
+    },
+  ]
+  const field = error.details.field
+  if (typeof field === 'string') {
+    details.push({
+      '@type': BAD_REQUEST_TYPE,
+      fieldViolations: [{ field, description: error.message }],
+    })
+  }
+  return details
+}
+
+/**
+ * The JSON-RPC reply: HTTP 200 like every JSON-RPC answer, except that a server fault is 5xx
+ * and an oversized body 413 (both still carry a JSON-RPC error object).
+ */
+export function v10RpcErrorReply(error: A2AError, id: JsonRpcId) {
+  const mapping = TABLE[error.code]
+  const statusCode = mapping.http >= 500 || mapping.http === 413 ? mapping.http : 200
+  return {
+    statusCode,
+    body: rpcError(id, {
+      code: mapping.rpc,
+      message: error.message,
+      data: errorDetails(error, mapping.reason),
+    }),
+  }
+}
+
+/** The HTTP+JSON reply: the HTTP status and a google.rpc.Status body. */
+export function v10RestErrorReply(error: A2AError) {
+  const mapping = TABLE[error.code]
+  return {
+    statusCode: mapping.http,
+    body: {
+      error: {
+        code: mapping.http,
+        status: mapping.status,
+        message: error.message,
+        details: errorDetails(error, mapping.reason),
+      },
+    },
+  }
+}

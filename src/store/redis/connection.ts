@@ -1,0 +1,76 @@
+/**
+ * The Redis connection a server process runs on. While Redis is down, commands fail within one
+ * reconnection attempt (so a request answers 503 at once instead of hanging) and the client
+ * reconnects by itself, forever, with a capped backoff. `redisUnavailable` is the one place that
+ * decides which failures mean "Redis is not reachable right now".
+ */
+import { Redis } from 'ioredis'
+import type { RedisOptions } from 'ioredis'
+import { ServiceUnavailableError } from '../../domain/errors.js'
+
+/** The longest pause between two reconnection attempts, and so the longest a request waits. */
+export const RECONNECT_CAP_MS = 1000
+
+export const connectionOptions: RedisOptions = {
+  // A command queued while disconnected waits for the next attempt only; a command in flight
+  // when the connection drops fails rather than being sent again (scripts are not idempotent).
+  maxRetriesPerRequest: 0,
+  retryStrategy: (attempt) => Math.min(50 * 2 ** Math.min(attempt, 5), RECONNECT_CAP_MS),
+  // An unroutable host fails the attempt in 2 s instead of the default 10 s.
+  connectTimeout: 2000,
+}
+
+/** For a connection that blocks (XREAD, XREADGROUP): a commandTimeout would cut a BLOCK short. */
+export const blockingOptions: RedisOptions = { commandTimeout: undefined }
+
+/** Opens a connection; `name` shows in CLIENT LIST. It connects in the background. */
+export function connectRedis(url: string, name: string, options: RedisOptions = {}): Redis {
+  return new Redis(url, { ...connectionOptions, connectionName: name, ...options })
+}
+
+/** A connection error or a Redis refusal that passes once Redis is back (or less loaded). */
+const TRANSIENT_REPLY = /^(LOADING|BUSY|MASTERDOWN|READONLY|OOM|CLUSTERDOWN|TRYAGAIN|MISCONF)\b/
+const SOCKET_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+])
+
+/** True when `error` (or an error in its `cause` chain) means Redis cannot serve right now. */
+export function redisUnavailable(error: unknown): boolean {
+  for (let current = error, depth = 0; current instanceof Error && depth < 5; depth++) {
+    const { name, message } = current
+    const code = (current as { code?: unknown }).code
+    if (
+      name === 'MaxRetriesPerRequestError' ||
+      message === 'Connection is closed.' ||
+      message.startsWith("Stream isn't writeable") ||
+      message === 'Command timed out' ||
+      (typeof code === 'string' && SOCKET_CODES.has(code)) ||
+      TRANSIENT_REPLY.test(message)
+    ) {
+      return true
+    }
+    current = current.cause
+  }
+  return false
+}
+
+/** What a caller sees while Redis is unreachable: 503, with the Redis error kept for the log. */
+export function storeUnavailable(cause: unknown): ServiceUnavailableError {
+  return new ServiceUnavailableError('The task store is unavailable; try again shortly', { cause })
+}
+
+/** Runs `operation`; a Redis outage becomes ServiceUnavailableError, anything else passes through. */
+export async function whileReachable<T>(operation: () => Promise<T>): Promise<T> {
+  try {
+    return await operation()
+  } catch (error) {
+    throw redisUnavailable(error) ? storeUnavailable(error) : error
+  }
+}

@@ -1,0 +1,234 @@
+/**
+ * The work queue: a Redis Stream read through one consumer group, so that each turn goes to
+ * exactly one worker, a turn whose worker died is found in the group's pending entries list
+ * (PEL) and reclaimed with XCLAIM, and the PEL's delivery counter says how many workers tried.
+ *
+ * An entry is one turn to run: `task` (the task id), `origin` (the consumer name of the process
+ * that dispatched it, told when the turn ends) and `attempts` (attempts used up before this
+ * entry, non-zero only for a turn handed back by a worker that shut down). Entries are deleted
+ * once done, so the stream holds only waiting and running turns.
+ */
+import type { Redis } from 'ioredis'
+import { whileReachable } from './connection.js'
+import { queueKeys } from './keys.js'
+import type { QueueScripts } from './scripts.js'
+import { defineQueueScripts } from './scripts.js'
+
+/** A turn taken from the queue. */
+export interface QueuedTurn {
+  /** The stream entry id. */
+  id: string
+  taskId: string
+  /** The consumer name of the process that dispatched the turn. */
+  origin: string
+  /** Attempts used up before this entry was added. */
+  priorAttempts: number
+}
+
+/** A pending entry that no worker has touched for a while. */
+export interface IdleTurn {
+  id: string
+  consumer: string
+  idleMs: number
+  /** How often the entry has been delivered (read or claimed). */
+  deliveries: number
+}
+
+type StreamEntry = [id: string, fields: string[]]
+
+export class WorkQueue {
+  readonly keys: ReturnType<typeof queueKeys>
+  readonly #scripts: QueueScripts
+
+  constructor(
+    private readonly redis: Redis,
+    prefix: string,
+    /** This process's name in the consumer group; unique per process. */
+    readonly consumer: string,
+  ) {
+    this.keys = queueKeys(prefix)
+    this.#scripts = defineQueueScripts(redis)
+  }
+
+  /** Creates the stream and its group if missing (they vanish with a Redis that lost its data). */
+  async ensureGroup(): Promise<void> {
+    try {
+      await this.redis.xgroup('CREATE', this.keys.stream, this.keys.group, '0', 'MKSTREAM')
+    } catch (error) {
+      if (!(error instanceof Error && error.message.startsWith('BUSYGROUP'))) throw error
+    }
+  }
+
+  /** Adds a turn for any worker to take; resolves with the entry id. */
+  enqueue(taskId: string, origin: string): Promise<string> {
+    return whileReachable(async () => {
+      const id = await this.redis.xadd(
+        this.keys.stream,
+        '*',
+        'task',
+        taskId,
+        'origin',
+        origin,
+        'attempts',
+        '0',
+      )
+      return id!
+    })
+  }
+
+  /**
+   * Takes up to `count` new turns, waiting up to `blockMs` for one. `connection` must be one
+   * this queue's user keeps for blocking reads: a blocked connection serves nobody else.
+   */
+  async take(connection: Redis, count: number, blockMs: number): Promise<QueuedTurn[]> {
+    const { stream, group } = this.keys
+    const read = () =>
+      connection.xreadgroup(
+        'GROUP',
+        group,
+        this.consumer,
+        'COUNT',
+        count,
+        'BLOCK',
+        blockMs,
+        'STREAMS',
+        stream,
+        '>',
+      )
+    let reply: unknown
+    try {
+      reply = await read()
+    } catch (error) {
+      if (!(error instanceof Error && error.message.startsWith('NOGROUP'))) throw error
+      await this.ensureGroup()
+      reply = await read()
+    }
+    const streams = (reply ?? []) as [string, StreamEntry[]][]
+    return (streams.find(([key]) => key === stream)?.[1] ?? []).flatMap(queuedTurn)
+  }
+
+  /** Marks turns done and deletes their entries. */
+  async ack(ids: readonly string[]): Promise<void> {
+    if (ids.length === 0) return
+    await this.#scripts['queue-ack']([this.keys.stream], [this.keys.group, ...ids])
+  }
+
+  /** Hands a turn this consumer owns back to the queue; false when it was no longer its own. */
+  async release(turn: QueuedTurn, attemptsUsed: number): Promise<boolean> {
+    const { stream, group } = this.keys
+    const reply = await this.#scripts['queue-release'](
+      [stream],
+      [
+        group,
+        this.consumer,
+        turn.id,
+        'task',
+        turn.taskId,
+        'origin',
+        turn.origin,
+        'attempts',
+        String(attemptsUsed),
+      ],
+    )
+    return typeof reply === 'string'
+  }
+
+  /** Resets the idle time of these entries where this consumer still owns them; returns those. */
+  async heartbeat(ids: readonly string[]): Promise<Set<string>> {
+    if (ids.length === 0) return new Set()
+    const { stream, group } = this.keys
+    const kept = await this.#scripts['queue-heartbeat']([stream], [group, this.consumer, ...ids])
+    return new Set(Array.isArray(kept) ? kept.map(String) : [])
+  }
+
+  /** Pending entries idle for at least `minIdleMs`, oldest first. */
+  async idle(minIdleMs: number, count: number): Promise<IdleTurn[]> {
+    const { stream, group } = this.keys
+    const reply = (await this.redis.xpending(
+      stream,
+      group,
+      'IDLE',
+      minIdleMs,
+      '-',
+      '+',
+      count,
+    )) as [string, string, number, number][]
+    return reply.map(([id, consumer, idleMs, deliveries]) => ({
+      id,
+      consumer,
+      idleMs: Number(idleMs),
+      deliveries: Number(deliveries),
+    }))
+  }
+
+  /**
+   * Takes over entries that are still idle for `minIdleMs` (XCLAIM checks it atomically, so of
+   * two workers reclaiming one entry only one gets it); each claim counts as a delivery.
+   */
+  async claim(ids: readonly string[], minIdleMs: number): Promise<QueuedTurn[]> {
+    if (ids.length === 0) return []
+    const { stream, group } = this.keys
+    const entries = (await this.redis.xclaim(
+      stream,
+      group,
+      this.consumer,
+      minIdleMs,
+      ...ids,
+    )) as (StreamEntry | null)[]
+    return entries.flatMap((entry) => (entry ? queuedTurn(entry) : []))
+  }
+
+  /** Consumers idle for at least `minIdleMs` (dead workers, usually), by name. */
+  async idleConsumers(minIdleMs: number): Promise<string[]> {
+    const { stream, group } = this.keys
+    const reply = (await this.redis.xinfo('CONSUMERS', stream, group)) as unknown[][]
+    return reply.flatMap((info) => {
+      const field = (name: string) => info[info.indexOf(name) + 1]
+      return Number(field('idle')) >= minIdleMs && field('name') !== this.consumer
+        ? [String(field('name'))]
+        : []
+    })
+  }
+
+  /** Deletes a consumer that owns no entry; false when it still owns some. */
+  async forgetConsumer(name: string): Promise<boolean> {
+    const reply = await this.#scripts['queue-forget-consumer'](
+      [this.keys.stream],
+      [this.keys.group, name],
+    )
+    return reply === 1
+  }
+
+  /** Tells every worker that this task was canceled. */
+  async publishCancel(taskId: string): Promise<void> {
+    await whileReachable(() => this.redis.publish(this.keys.cancel, taskId))
+  }
+
+  /** Tells the process that dispatched a turn that it has ended. */
+  async publishEnded(origin: string, taskId: string): Promise<void> {
+    await this.redis.publish(this.keys.ended(origin), taskId)
+  }
+
+  /** How many turns wait or run (for metrics and the benchmark). */
+  depth(): Promise<number> {
+    return this.redis.xlen(this.keys.stream)
+  }
+}
+
+/** A stream entry as a turn; an entry without a task id (a hand edit) is skipped. */
+function queuedTurn([id, fields]: StreamEntry): QueuedTurn[] {
+  const value = (name: string) => {
+    const at = fields.indexOf(name)
+    return at % 2 === 0 ? fields[at + 1] : undefined
+  }
+  const taskId = value('task')
+  if (taskId === undefined) return []
+  return [
+    {
+      id,
+      taskId,
+      origin: value('origin') ?? '',
+      priorAttempts: Number(value('attempts') ?? 0) || 0,
+    },
+  ]
+}

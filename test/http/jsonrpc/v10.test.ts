@@ -1,0 +1,315 @@
+/** The JSON-RPC endpoint in A2A 1.0 (`A2A-Version: 1.0`), answered through inject. */
+import type { FastifyInstance } from 'fastify'
+import { afterEach, describe, expect, it } from 'vitest'
+import { textPart } from '../../../src/domain/parts.js'
+import { echoSkill } from '../../../src/skills/echo/index.js'
+import { defineSkill } from '../../../src/skills/skill.js'
+import { testApp } from '../../helpers/app.js'
+import { JSON_RPC, rpc, v10Message } from '../../helpers/jsonrpc.js'
+import { askSkill, slowSkill } from '../../helpers/skills.js'
+
+const replySkill = defineSkill({
+  id: 'reply',
+  name: 'Reply',
+  description: 'answers with a direct message',
+  tags: [],
+  execute: async () => ({ state: 'message', message: [textPart('hello back')] }),
+})
+
+const errorInfo = (reason: string) => ({
+  '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
+  reason,
+  domain: 'a2a-protocol.org',
+})
+
+describe('JSON-RPC 1.0: SendMessage (§3.1.1)', () => {
+  let app: FastifyInstance
+  afterEach(() => app.close())
+
+  it('blocks by default and answers with the completed task', async () => {
+    app = await testApp({}, { skills: [echoSkill] })
+    const message = v10Message('hello world')
+    const { status, body } = await rpc(app, 'SendMessage', { message })
+    expect(status).toBe(200)
+    expect(body).toMatchObject({
+      jsonrpc: '2.0',
+      id: 1,
+      result: {
+        task: {
+          status: { state: 'TASK_STATE_COMPLETED', message: { role: 'ROLE_AGENT' } },
+          artifacts: [{ name: 'echo', parts: [{ text: 'hello world' }] }],
+          history: [
+            { messageId: message.messageId, role: 'ROLE_USER', parts: [{ text: 'hello world' }] },
+            {},
+          ],
+        },
+      },
+    })
+    const { task } = body.result
+    expect(task.history[0]).toMatchObject({ contextId: task.contextId, taskId: task.id })
+  })
+
+  it('returns at once with returnImmediately', async () => {
+    app = await testApp({}, { skills: [slowSkill(60_000)] })
+    const { body } = await rpc(app, 'SendMessage', {
+      message: v10Message('slow'),
+      configuration: { returnImmediately: true },
+    })
+    expect(body.result.task.status.state).toMatch(/TASK_STATE_(SUBMITTED|WORKING)/)
+  })
+
+  it('answers with the message alone when the skill replies directly', async () => {
+    app = await testApp({}, { skills: [replySkill] })
+    const { body } = await rpc(app, 'SendMessage', { message: v10Message('hi') })
+    expect(body.result).toEqual({
+      message: {
+        messageId: expect.any(String),
+        contextId: expect.any(String),
+        role: 'ROLE_AGENT',
+        parts: [{ text: 'hello back' }],
+      },
+    })
+  })
+
+  it('answers a retried messageId with the same task', async () => {
+    app = await testApp({}, { skills: [echoSkill] })
+    const message = v10Message('once')
+    const first = await rpc(app, 'SendMessage', { message })
+    const second = await rpc(app, 'SendMessage', { message })
+    expect(second.body.result.task.id).toBe(first.body.result.task.id)
+  })
+
+  it('continues an input-required task by taskId, keeping its context', async () => {
+    app = await testApp({}, { skills: [askSkill] })
+    const first = await rpc(app, 'SendMessage', { message: v10Message('paint') })
+    const task = first.body.result.task
+    expect(task.status.state).toBe('TASK_STATE_INPUT_REQUIRED')
+    const second = await rpc(app, 'SendMessage', {
+      message: v10Message('blue', { taskId: task.id, contextId: task.contextId }),
+    })
+    expect(second.body.result.task).toMatchObject({
+      id: task.id,
+      contextId: task.contextId,
+      status: { state: 'TASK_STATE_COMPLETED' },
+      artifacts: [{ parts: [{ text: 'colour: blue' }] }],
+    })
+  })
+
+  it('refuses a message to a terminal task with -32004', async () => {
+    app = await testApp({}, { skills: [echoSkill] })
+    const first = await rpc(app, 'SendMessage', { message: v10Message('done') })
+    const { body } = await rpc(app, 'SendMessage', {
+      message: v10Message('more', { taskId: first.body.result.task.id }),
+    })
+    expect(body.error).toMatchObject({ code: -32004, data: [errorInfo('UNSUPPORTED_OPERATION')] })
+  })
+
+  it('refuses an unknown taskId with -32001 and a contextId mismatch with -32602', async () => {
+    app = await testApp({}, { skills: [askSkill] })
+    const unknown = await rpc(app, 'SendMessage', {
+      message: v10Message('x', { taskId: 'does-not-exist' }),
+    })
+    expect(unknown.body.error).toMatchObject({ code: -32001, data: [errorInfo('TASK_NOT_FOUND')] })
+    const first = await rpc(app, 'SendMessage', { message: v10Message('paint') })
+    const mismatch = await rpc(app, 'SendMessage', {
+      message: v10Message('blue', { taskId: first.body.result.task.id, contextId: 'other' }),
+    })
+    expect(mismatch.body.error).toMatchObject({ code: -32602 })
+    expect(mismatch.body.error.message).toMatch(/^message\.contextId: does not match/)
+  })
+
+  it('refuses a part media type the skill does not accept with -32005', async () => {
+    app = await testApp({}, { skills: [echoSkill] })
+    const { body } = await rpc(app, 'SendMessage', {
+      message: v10Message('x', { parts: [{ raw: 'dGNr', mediaType: 'application/x-unknown' }] }),
+    })
+    expect(body.error.code).toBe(-32005)
+    expect(body.error.data[0]).toMatchObject(errorInfo('CONTENT_TYPE_NOT_SUPPORTED'))
+  })
+
+  it('refuses a push notification config with -32003 (no push delivery)', async () => {
+    app = await testApp({}, { skills: [echoSkill] })
+    const { body } = await rpc(app, 'SendMessage', {
+      message: v10Message('x'),
+      configuration: { taskPushNotificationConfig: { url: 'https://hook.example' } },
+    })
+    expect(body.error.code).toBe(-32003)
+  })
+
+  it('names the missing field of invalid params (-32602)', async () => {
+    app = await testApp({}, { skills: [echoSkill] })
+    const { body } = await rpc(app, 'SendMessage', { message: { role: 'ROLE_USER', parts: [] } })
+    expect(body.error).toMatchObject({ code: -32602, message: 'message.messageId: is required' })
+    expect(body.error.data[0]).toMatchObject({
+      reason: 'INVALID_PARAMS',
+      metadata: { field: 'message.messageId' },
+    })
+  })
+
+  it('refuses a message that does not speak as the user', async () => {
+    app = await testApp({}, { skills: [echoSkill] })
+    const { body } = await rpc(app, 'SendMessage', {
+      message: v10Message('x', { role: 'ROLE_AGENT' }),
+    })
+    expect(body.error).toMatchObject({
+      code: -32602,
+      message: 'message.role: a caller sends messages with role ROLE_USER',
+    })
+  })
+})
+
+describe('JSON-RPC 1.0: tasks (§3.1.3–3.1.5)', () => {
+  let app: FastifyInstance
+  afterEach(() => app.close())
+
+  it('GetTask applies historyLength and accepts the proto field name', async () => {
+    app = await testApp({}, { skills: [echoSkill] })
+    const sent = await rpc(app, 'SendMessage', { message: v10Message('hi') })
+    const { id } = sent.body.result.task
+    const one = await rpc(app, 'GetTask', { id, historyLength: 1 })
+    expect(one.body.result.history).toHaveLength(1)
+    const none = await rpc(app, 'GetTask', { id, history_length: 0 })
+    expect(none.body.result).not.toHaveProperty('history')
+  })
+
+  it('GetTask of an unknown id is -32001', async () => {
+    app = await testApp({}, { skills: [echoSkill] })
+    const { body } = await rpc(app, 'GetTask', { id: 'does-not-exist' })
+    expect(body).toEqual({
+      jsonrpc: '2.0',
+      id: 1,
+      error: {
+        code: -32001,
+        message: 'Task does-not-exist not found',
+        data: [{ ...errorInfo('TASK_NOT_FOUND'), metadata: { taskId: 'does-not-exist' } }],
+      },
+    })
+  })
+
+  it('ListTasks filters by context and state, pages by cursor and omits artifacts', async () => {
+    app = await testApp({}, { skills: [echoSkill] })
+    for (const text of ['a', 'b', 'c']) {
+      await rpc(app, 'SendMessage', { message: v10Message(text, { contextId: 'ctx-list' }) })
+    }
+    await rpc(app, 'SendMessage', { message: v10Message('elsewhere') })
+    const first = await rpc(app, 'ListTasks', {
+      contextId: 'ctx-list',
+      status: 'TASK_STATE_COMPLETED',
+      pageSize: 2,
+    })
+    expect(first.body.result).toMatchObject({ pageSize: 2, totalSize: 3 })
+    expect(first.body.result.tasks).toHaveLength(2)
+    expect(first.body.result.tasks[0]).not.toHaveProperty('artifacts')
+    const second = await rpc(app, 'ListTasks', {
+      contextId: 'ctx-list',
+      pageSize: 2,
+      pageToken: first.body.result.nextPageToken,
+    })
+    expect(second.body.result.tasks).toHaveLength(1)
+    expect(second.body.result.nextPageToken).toBe('')
+    const withArtifacts = await rpc(app, 'ListTasks', {
+      contextId: 'ctx-list',
+      includeArtifacts: true,
+    })
+    expect(withArtifacts.body.result.tasks[0].artifacts).toHaveLength(1)
+  })
+
+  it('CancelTask cancels a running task and refuses a terminal one (-32002)', async () => {
+    app = await testApp({}, { skills: [slowSkill(60_000), echoSkill] })
+    const sent = await rpc(app, 'SendMessage', {
+      message: v10Message('slow'),
+      configuration: { returnImmediately: true },
+    })
+    const { id } = sent.body.result.task
+    const canceled = await rpc(app, 'CancelTask', { id })
+    expect(canceled.body.result.status.state).toBe('TASK_STATE_CANCELED')
+    const again = await rpc(app, 'CancelTask', { id })
+    expect(again.body.error).toMatchObject({
+      code: -32002,
+      data: [expect.objectContaining(errorInfo('TASK_NOT_CANCELABLE'))],
+    })
+  })
+
+  it('push notification methods answer -32003 and GetExtendedAgentCard -32004', async () => {
+    app = await testApp({}, { skills: [echoSkill] })
+    for (const method of [
+      'CreateTaskPushNotificationConfig',
+      'GetTaskPushNotificationConfig',
+      'ListTaskPushNotificationConfigs',
+      'DeleteTaskPushNotificationConfig',
+    ]) {
+      expect((await rpc(app, method, { taskId: 't' })).body.error.code).toBe(-32003)
+    }
+    expect((await rpc(app, 'GetExtendedAgentCard', {})).body.error.code).toBe(-32004)
+  })
+})
+
+describe('JSON-RPC envelope and version routing (§9, §3.2.6)', () => {
+  let app: FastifyInstance
+  afterEach(() => app.close())
+
+  const post = (payload: string, headers: Record<string, string>) =>
+    app.inject({ method: 'POST', url: JSON_RPC, headers, payload })
+
+  it('answers an unsupported A2A-Version with -32009', async () => {
+    app = await testApp({}, { skills: [echoSkill] })
+    const { body } = await rpc(app, 'GetTask', { id: 'x' }, { version: '2.0', id: 25 })
+    expect(body).toMatchObject({
+      id: 25,
+      error: { code: -32009, data: [expect.objectContaining(errorInfo('VERSION_NOT_SUPPORTED'))] },
+    })
+  })
+
+  it('routes a 1.0 method name without the header to 0.3, where it does not exist', async () => {
+    app = await testApp({}, { skills: [echoSkill] })
+    const { body } = await rpc(app, 'GetTask', { id: 'x' }, { version: null })
+    expect(body.error).toMatchObject({ code: -32601, message: 'Method not found: GetTask' })
+  })
+
+  it('answers malformed JSON with -32700 and id null, as JSON', async () => {
+    app = await testApp({}, { skills: [echoSkill] })
+    const response = await post('{"jsonrpc":"2.0",', {
+      'content-type': 'application/json',
+      'a2a-version': '1.0',
+    })
+    expect(response.statusCode).toBe(200)
+    expect(response.headers['content-type']).toMatch(/^application\/json/)
+    expect(response.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32700 } })
+  })
+
+  it('answers a wrong Content-Type with -32005', async () => {
+    app = await testApp({}, { skills: [echoSkill] })
+    const response = await post('{}', { 'content-type': 'text/plain', 'a2a-version': '1.0' })
+    expect(response.json()).toMatchObject({ id: null, error: { code: -32005 } })
+  })
+
+  it('answers a body that is not a request object with -32600', async () => {
+    app = await testApp({}, { skills: [echoSkill] })
+    const response = await post('{"id":3,"method":"GetTask"}', {
+      'content-type': 'application/json',
+      'a2a-version': '1.0',
+    })
+    expect(response.json()).toMatchObject({ id: 3, error: { code: -32600 } })
+  })
+
+  it('answers an oversized body with a JSON-RPC error, not an HTML page', async () => {
+    app = await testApp({ BODY_LIMIT: '2048' }, { skills: [echoSkill] })
+    const response = await post(JSON.stringify({ pad: 'x'.repeat(4096) }), {
+      'content-type': 'application/json',
+      'a2a-version': '1.0',
+    })
+    expect(response.statusCode).toBe(413)
+    expect(response.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32600 } })
+  })
+
+  it('serves the endpoint with a trailing slash too', async () => {
+    app = await testApp({}, { skills: [echoSkill] })
+    const response = await app.inject({
+      method: 'POST',
+      url: `${JSON_RPC}/`,
+      headers: { 'a2a-version': '1.0' },
+      payload: { jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id: 'x' } },
+    })
+    expect(response.json().error.code).toBe(-32001)
+  })
+})

@@ -1,0 +1,188 @@
+/** The A2A 1.0 HTTP+JSON binding under /a2a/rest, with and without a tenant prefix (§11). */
+import type { FastifyInstance } from 'fastify'
+import { afterEach, describe, expect, it } from 'vitest'
+import { echoSkill } from '../../../src/skills/echo/index.js'
+import { listening, testApp } from '../../helpers/app.js'
+import { v10Message } from '../../helpers/jsonrpc.js'
+import { askSkill, slowSkill } from '../../helpers/skills.js'
+import { readAll } from '../../helpers/sse.js'
+
+const REST = '/a2a/rest'
+const headers = { 'content-type': 'application/json', 'a2a-version': '1.0' }
+
+describe('HTTP+JSON binding', () => {
+  let app: FastifyInstance
+  afterEach(() => app.close())
+
+  const send = (body: unknown, prefix = REST) =>
+    app.inject({ method: 'POST', url: `${prefix}/message:send`, headers, payload: body as object })
+
+  it('POST /message:send answers {task} as application/json', async () => {
+    app = await testApp({}, { skills: [echoSkill] })
+    const response = await send({ message: v10Message('hello rest') })
+    expect(response.statusCode).toBe(200)
+    expect(response.headers['content-type']).toBe('application/json; charset=utf-8')
+    expect(response.json().task).toMatchObject({
+      status: { state: 'TASK_STATE_COMPLETED' },
+      artifacts: [{ parts: [{ text: 'hello rest' }] }],
+    })
+  })
+
+  it('answers in application/a2a+json to a client that sends it', async () => {
+    app = await testApp({}, { skills: [echoSkill] })
+    const response = await app.inject({
+      method: 'POST',
+      url: `${REST}/message:send`,
+      headers: { 'content-type': 'application/a2a+json' },
+      payload: JSON.stringify({ message: v10Message('a2a json') }),
+    })
+    expect(response.statusCode).toBe(200)
+    expect(response.headers['content-type']).toBe('application/a2a+json; charset=utf-8')
+  })
+
+  it('serves every route under a /{tenant} prefix too', async () => {
+    app = await testApp({}, { skills: [echoSkill] })
+    const sent = await send({ message: v10Message('tenant') }, `${REST}/acme`)
+    const { id } = sent.json().task
+    const got = await app.inject({ method: 'GET', url: `${REST}/acme/tasks/${id}` })
+    expect(got.json()).toMatchObject({ id, status: { state: 'TASK_STATE_COMPLETED' } })
+  })
+
+  it('GET /tasks/{id} applies historyLength; an unknown id is 404 google.rpc.Status', async () => {
+    app = await testApp({}, { skills: [echoSkill] })
+    const { id } = (await send({ message: v10Message('hi') })).json().task
+    const got = await app.inject({ method: 'GET', url: `${REST}/tasks/${id}?historyLength=1` })
+    expect(got.json().history).toHaveLength(1)
+    const missing = await app.inject({ method: 'GET', url: `${REST}/tasks/does-not-exist` })
+    expect(missing.statusCode).toBe(404)
+    expect(missing.headers['content-type']).toBe('application/json; charset=utf-8')
+    expect(missing.json()).toEqual({
+      error: {
+        code: 404,
+        status: 'NOT_FOUND',
+        message: 'Task does-not-exist not found',
+        details: [
+          {
+            '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
+            reason: 'TASK_NOT_FOUND',
+            domain: 'a2a-protocol.org',
+            metadata: { taskId: 'does-not-exist' },
+          },
+        ],
+      },
+    })
+  })
+
+  it('GET /tasks lists with query filters and always has nextPageToken', async () => {
+    app = await testApp({}, { skills: [echoSkill] })
+    await send({ message: v10Message('a', { contextId: 'ctx' }) })
+    await send({ message: v10Message('b', { contextId: 'ctx' }) })
+    const response = await app.inject({
+      method: 'GET',
+      url: `${REST}/tasks?contextId=ctx&status=TASK_STATE_COMPLETED&pageSize=5&includeArtifacts=true`,
+    })
+    expect(response.json()).toMatchObject({ pageSize: 5, totalSize: 2, nextPageToken: '' })
+    expect(response.json().tasks[0].artifacts).toHaveLength(1)
+    const bad = await app.inject({ method: 'GET', url: `${REST}/tasks?pageSize=1000` })
+    expect(bad.statusCode).toBe(400)
+  })
+
+  it('POST /tasks/{id}:cancel without a body cancels; a terminal task is 409', async () => {
+    app = await testApp({}, { skills: [slowSkill(60_000)] })
+    const sent = await send({
+      message: v10Message('slow'),
+      configuration: { returnImmediately: true },
+    })
+    const { id } = sent.json().task
+    const url = `${REST}/tasks/${id}:cancel`
+    const canceled = await app.inject({ method: 'POST', url, headers })
+    expect(canceled.json().status.state).toBe('TASK_STATE_CANCELED')
+    const again = await app.inject({ method: 'POST', url })
+    expect(again.statusCode).toBe(409)
+    expect(again.json().error.details[0].reason).toBe('TASK_NOT_CANCELABLE')
+  })
+
+  it('maps errors to their HTTP status: 415, 400 push, 400 version, 400 terminal task', async () => {
+    app = await testApp({}, { skills: [echoSkill] })
+    const wrongType = await app.inject({
+      method: 'POST',
+      url: `${REST}/message:send`,
+      headers: { 'content-type': 'text/plain' },
+      payload: '{}',
+    })
+    expect(wrongType.statusCode).toBe(415)
+    const push = await app.inject({ method: 'GET', url: `${REST}/tasks/t/pushNotificationConfigs` })
+    expect(push.json().error).toMatchObject({
+      code: 400,
+      details: [{ reason: 'PUSH_NOTIFICATION_NOT_SUPPORTED' }],
+    })
+    const version = await app.inject({
+      method: 'GET',
+      url: `${REST}/tasks/t`,
+      headers: { 'a2a-version': '0.3' },
+    })
+    expect(version.json().error).toMatchObject({
+      code: 400,
+      details: [{ reason: 'VERSION_NOT_SUPPORTED' }],
+    })
+    const { id } = (await send({ message: v10Message('done') })).json().task
+    const terminal = await send({ message: v10Message('more', { taskId: id }) })
+    expect(terminal.json().error).toMatchObject({
+      code: 400,
+      details: [{ reason: 'UNSUPPORTED_OPERATION' }],
+    })
+  })
+
+  it('answers malformed JSON and unknown routes with google.rpc.Status, never HTML', async () => {
+    app = await testApp({}, { skills: [echoSkill] })
+    const malformed = await app.inject({
+      method: 'POST',
+      url: `${REST}/message:send`,
+      headers,
+      payload: '{"message":',
+    })
+    expect(malformed.statusCode).toBe(400)
+    expect(malformed.json().error.status).toBe('INVALID_ARGUMENT')
+    const unknown = await app.inject({ method: 'GET', url: `${REST}/nothing/here/at/all` })
+    expect(unknown.statusCode).toBe(404)
+    expect(unknown.json().error.code).toBe(404)
+  })
+})
+
+describe('HTTP+JSON streaming', () => {
+  let app: FastifyInstance
+  afterEach(() => app.close())
+
+  it('POST /message:stream sends bare StreamResponses and closes at input-required', async () => {
+    app = await testApp({}, { skills: [askSkill] })
+    const base = await listening(app)
+    const response = await fetch(`${base}${REST}/message:stream`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ message: v10Message('paint') }),
+    })
+    const frames = (await readAll(response)).frames.map((f) => JSON.parse(f.data))
+    expect(Object.keys(frames[0])).toEqual(['task'])
+    expect(frames.at(-1).statusUpdate.status.state).toBe('TASK_STATE_INPUT_REQUIRED')
+  })
+
+  it('GET and POST /tasks/{id}:subscribe both follow a running task', async () => {
+    app = await testApp({}, { skills: [slowSkill(200)] })
+    const base = await listening(app)
+    for (const method of ['GET', 'POST']) {
+      const sent = await fetch(`${base}${REST}/message:send`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({
+          message: v10Message('slow'),
+          configuration: { returnImmediately: true },
+        }),
+      })
+      const { id } = ((await sent.json()) as any).task
+      const response = await fetch(`${base}${REST}/tasks/${id}:subscribe`, { method })
+      const frames = (await readAll(response)).frames.map((f) => JSON.parse(f.data))
+      expect(frames[0].task.id).toBe(id)
+      expect(frames.at(-1).statusUpdate.status.state).toBe('TASK_STATE_COMPLETED')
+    }
+  })
+})

@@ -1,0 +1,105 @@
+/**
+ * Issue #3, point 7: Redis faults. A private redis-server (persistence on) is stopped and started
+ * again under a running server process: requests get a clear 503 in the dialect's format while
+ * it is down, the process stays up, and it serves again by itself once Redis is back, with every
+ * acknowledged task still there. The shared Redis on 6379 is never touched.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { useCluster, waitFor } from './cluster.js'
+import { PrivateRedis, hasRedisServer } from './private-redis.js'
+import { get, post, taskFor } from './requests.js'
+
+const { start, recorded, useRedis } = useCluster({ QUEUE_VISIBILITY_TIMEOUT_MS: '1000' })
+
+let redis: PrivateRedis
+beforeEach(async () => {
+  if (!hasRedisServer) return
+  redis = await PrivateRedis.start()
+  useRedis(redis.url)
+})
+afterEach(async () => {
+  await redis?.remove()
+})
+
+const UNAVAILABLE = {
+  code: 'SERVICE_UNAVAILABLE',
+  message: 'The task store is unavailable; try again shortly',
+  requestId: expect.any(String),
+}
+
+/** Times a request, so a test can check it failed fast rather than hung. */
+async function timed<T>(request: () => Promise<T>): Promise<[T, number]> {
+  const began = Date.now()
+  const result = await request()
+  return [result, Date.now() - began]
+}
+
+describe.skipIf(!hasRedisServer)('Redis faults', () => {
+  it('answers 503 SERVICE_UNAVAILABLE while Redis is down, and serves again once it is back', async () => {
+    const server = await start('A')
+    const before = taskFor('echo', 'before')
+    expect((await post(server.url, '/tasks/send', before)).status).toBe(200)
+
+    await redis.stop()
+    const [send, sendMs] = await timed(() => post(server.url, '/tasks/send', taskFor('echo')))
+    expect(send).toEqual({ status: 503, body: { error: UNAVAILABLE } })
+    expect(sendMs).toBeLessThan(1500)
+    expect(await get(server.url, `/tasks/${before.id}`)).toEqual({
+      status: 503,
+      body: { error: UNAVAILABLE },
+    })
+    expect(await get(server.url, '/readyz')).toEqual({
+      status: 503,
+      body: { status: 'unavailable', unreachable: ['redis'] },
+    })
+    expect(await get(server.url, '/healthz')).toEqual({ status: 200, body: { status: 'ok' } })
+
+    await redis.start()
+    await waitFor('/readyz to say ready', async () =>
+      (await get(server.url, '/readyz')).status === 200 ? true : undefined,
+    )
+    const after = await post(server.url, '/tasks/send', taskFor('echo', 'after'))
+    expect(after.body.status.state).toBe('completed')
+    expect(server.child.exitCode).toBeNull()
+  })
+
+  it('keeps every task it acknowledged across a Redis restart', async () => {
+    const server = await start('A')
+    const sent = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        post(server.url, '/tasks/send', taskFor('echo', `${i}`)),
+      ),
+    )
+    expect(sent.map((reply) => reply.status)).toEqual(Array(20).fill(200))
+
+    await redis.stop()
+    await redis.start()
+    const read = await waitFor('the tasks to be readable again', async () => {
+      const replies = await Promise.all(
+        sent.map(({ body }) => get(server.url, `/tasks/${body.id}`)),
+      )
+      return replies.every((reply) => reply.status === 200) ? replies : undefined
+    })
+    expect(read.map((reply) => reply.body)).toEqual(sent.map((reply) => reply.body))
+  })
+
+  it('finishes a task whose outcome could not be written while Redis was down', async () => {
+    const server = await start('A', { SEND_WAIT_MS: '0' })
+    const task = taskFor('wait', 'finish after 300')
+    await post(server.url, '/tasks/send', task)
+    await waitFor('the skill to start', () => recorded(task.id).find((r) => r.event === 'start'))
+
+    // The skill finishes while Redis is down: its outcome cannot be stored, so the turn stays
+    // in the queue (persisted) and runs again once Redis is back.
+    await redis.stop()
+    await new Promise((resolve) => setTimeout(resolve, 600))
+    await redis.start()
+
+    const done = await waitFor('the task to complete', async () => {
+      const reply = await get(server.url, `/tasks/${task.id}`)
+      return reply.status === 200 && reply.body.status.state === 'completed' ? reply : undefined
+    })
+    expect(done.body.status.message.parts[0].text).toBe('finished after 300 ms')
+    expect(recorded(task.id).filter((r) => r.event === 'start')).toHaveLength(2)
+  })
+})

@@ -1,0 +1,72 @@
+/**
+ * Issue #3, point 3: nothing grows without bound. Finished tasks expire with their events after
+ * TASK_RETENTION_SECONDS, the sweep removes them from every index, and done turns leave the
+ * queue: after a load, the keys and the memory go back to where they were. A private Redis, so
+ * that its memory figures are this test's alone.
+ */
+import { Redis } from 'ioredis'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { keysUnder } from '../helpers/redis.js'
+import { useCluster, waitFor } from './cluster.js'
+import { PrivateRedis, hasRedisServer } from './private-redis.js'
+import { post, taskFor } from './requests.js'
+
+const { start, useRedis, prefix } = useCluster({
+  TASK_RETENTION_SECONDS: '1',
+  TASK_SWEEP_INTERVAL_MS: '200',
+})
+
+let redis: PrivateRedis
+let client: Redis
+beforeEach(async () => {
+  if (!hasRedisServer) return
+  redis = await PrivateRedis.start()
+  client = new Redis(redis.url)
+  useRedis(redis.url)
+})
+afterEach(async () => {
+  client?.disconnect()
+  await redis?.remove()
+})
+
+const usedMemory = async (): Promise<number> =>
+  Number(/used_memory:(\d+)/.exec(await client.info('memory'))![1])
+
+describe.skipIf(!hasRedisServer)('retention on Redis', () => {
+  it('leaves only the empty work queue once finished tasks have expired, and gives the memory back', async () => {
+    const server = await start('A')
+    // The first task creates the queue stream and its group, which stay.
+    await post(server.url, '/tasks/send', taskFor('echo', 'warm-up'))
+    await waitFor('the warm-up task to expire', async () =>
+      (await keysUnder(client, prefix())).length === 1 ? true : undefined,
+    )
+    const baseline = await usedMemory()
+
+    for (let batch = 0; batch < 10; batch++) {
+      await Promise.all(
+        Array.from({ length: 20 }, () => post(server.url, '/tasks/send', taskFor('echo', 'x'))),
+      )
+    }
+    const loadedKeys = (await keysUnder(client, prefix())).length
+    const loaded = await usedMemory()
+    expect(loadedKeys).toBeGreaterThan(200)
+
+    const keys = await waitFor(
+      'the tasks to expire and be swept',
+      async () => {
+        const keys = await keysUnder(client, prefix())
+        return keys.length === 1 ? keys : undefined
+      },
+      5000,
+    )
+    expect(keys).toEqual([`${prefix()}queue:{turns}`])
+    expect(await client.xlen(keys[0]!)).toBe(0)
+    const after = await usedMemory()
+    console.log(
+      `retention: ${loadedKeys} keys, used_memory ${baseline} → ${loaded} B after 200 tasks → ` +
+        `${after} B once they expired`,
+    )
+    // What the tasks took is given back (allocator slack aside).
+    expect(after - baseline).toBeLessThan((loaded - baseline) * 0.1)
+  })
+})

@@ -1,0 +1,149 @@
+/**
+ * Issue #3, point 6: work distribution. An API process enqueues turns, worker processes run
+ * them; a turn whose worker dies is run again by another, and fails after QUEUE_MAX_ATTEMPTS;
+ * a worker that shuts down hands its running turn over; a skill's own timeout fails its task.
+ */
+import { describe, expect, it } from 'vitest'
+import { useCluster, waitFor } from './cluster.js'
+import { get, post, taskFor } from './requests.js'
+
+// Short visibility timeout so that reclaiming a dead worker's turn takes about a second.
+const { start, recorded, redis, prefix } = useCluster({ QUEUE_VISIBILITY_TIMEOUT_MS: '1000' })
+
+const starts = (records: { event: string; pid: number }[]) =>
+  records.filter((r) => r.event === 'start').map((r) => r.pid)
+
+describe('work queue: API processes enqueue, worker processes run the skills', () => {
+  it('runs a turn sent to an API process on a worker, and the blocking send answers', async () => {
+    const [api, worker] = await Promise.all([
+      start('api', { ROLE: 'api' }),
+      start('worker', { ROLE: 'worker' }),
+    ])
+    const task = taskFor('wait', 'finish after 50')
+    const sent = await post(api.url, '/tasks/send', task)
+    expect(sent.body.status).toMatchObject({ state: 'completed' })
+    expect(starts(recorded(task.id))).toEqual([worker.pid])
+  })
+
+  it('serves only the probes on a worker process', async () => {
+    const worker = await start('worker', { ROLE: 'worker' })
+    expect((await get(worker.url, '/readyz')).status).toBe(200)
+    const card = await fetch(`${worker.url}/.well-known/agent.json`)
+    expect(card.status).toBe(404)
+  })
+
+  it('runs the turn of a worker killed mid-task again on another worker, to completion', async () => {
+    const [api, ...workers] = await Promise.all([
+      start('api', { ROLE: 'api', SEND_WAIT_MS: '0' }),
+      start('worker 1', { ROLE: 'worker' }),
+      start('worker 2', { ROLE: 'worker' }),
+    ])
+    const task = taskFor('wait', 'finish on attempt 2')
+    expect((await post(api.url, '/tasks/send', { ...task })).status).toBe(200)
+    const [first] = await waitFor('the first attempt', () => nonEmpty(starts(recorded(task.id))))
+    const victim = workers.find((worker) => worker.pid === first)!
+    victim.child.kill('SIGKILL')
+    await victim.exited
+
+    const done = await waitFor('the task to complete', async () => {
+      const { body } = await get(api.url, `/tasks/${task.id}`)
+      return body.status.state === 'working' ? undefined : body
+    })
+    expect(done.status).toMatchObject({
+      state: 'completed',
+      message: { parts: [{ text: 'finished on attempt 2' }] },
+    })
+    const survivor = workers.find((worker) => worker !== victim)!
+    expect(starts(recorded(task.id))).toEqual([victim.pid, survivor.pid])
+  })
+
+  it('leaves a slow but live turn to its worker, past the visibility timeout', async () => {
+    const env = { ROLE: 'worker', QUEUE_VISIBILITY_TIMEOUT_MS: '600' }
+    const [api] = await Promise.all([
+      start('api', { ROLE: 'api' }),
+      start('worker 1', env),
+      start('worker 2', env),
+    ])
+    // Three visibility timeouts long: only the heartbeat keeps the other worker from taking it.
+    const task = taskFor('wait', 'finish after 1800')
+    const sent = await post(api.url, '/tasks/send', task)
+    expect(sent.body.status.state).toBe('completed')
+    expect(starts(recorded(task.id))).toHaveLength(1)
+  })
+
+  it('fails a task after QUEUE_MAX_ATTEMPTS workers died on it, saying why', async () => {
+    const env = { ROLE: 'worker', QUEUE_MAX_ATTEMPTS: '2' }
+    const [api, ...workers] = await Promise.all([
+      start('api', { ROLE: 'api', SEND_WAIT_MS: '0' }),
+      start('worker 1', env),
+      start('worker 2', env),
+      start('worker 3', env),
+    ])
+    const task = taskFor('wait')
+    await post(api.url, '/tasks/send', { ...task })
+    for (let attempt = 1; attempt <= 2; attempt++) {
+      const pids = await waitFor(`attempt ${attempt}`, () => {
+        const pids = starts(recorded(task.id))
+        return pids.length >= attempt ? pids : undefined
+      })
+      const victim = workers.find((worker) => worker.pid === pids[attempt - 1])!
+      victim.child.kill('SIGKILL')
+      await victim.exited
+    }
+
+    const failed = await waitFor('the task to fail', async () => {
+      const { body } = await get(api.url, `/tasks/${task.id}`)
+      return body.status.state === 'working' ? undefined : body
+    })
+    expect(failed.status).toMatchObject({
+      state: 'failed',
+      message: {
+        parts: [{ text: 'The task failed after 2 attempts: its worker stopped responding' }],
+      },
+    })
+    expect(starts(recorded(task.id))).toHaveLength(2)
+    // Nothing of the turn is left in the queue.
+    expect(await redis().xlen(`${prefix()}queue:{turns}`)).toBe(0)
+  })
+
+  it('hands the running turn of a worker that shuts down to another worker', async () => {
+    const [api, ...workers] = await Promise.all([
+      start('api', { ROLE: 'api', SEND_WAIT_MS: '0' }),
+      start('worker 1', { ROLE: 'worker', SHUTDOWN_GRACE_MS: '100' }),
+      start('worker 2', { ROLE: 'worker', SHUTDOWN_GRACE_MS: '100' }),
+    ])
+    const task = taskFor('wait', 'finish on attempt 2')
+    await post(api.url, '/tasks/send', { ...task })
+    const [first] = await waitFor('the first attempt', () => nonEmpty(starts(recorded(task.id))))
+    const leaving = workers.find((worker) => worker.pid === first)!
+    leaving.child.kill('SIGTERM')
+    expect(await leaving.exited).toEqual({ code: 0, signal: null })
+
+    const done = await waitFor(
+      'the task to complete',
+      async () => {
+        const { body } = await get(api.url, `/tasks/${task.id}`)
+        return body.status.state === 'working' ? undefined : body
+      },
+      // Handed over at once, not after the visibility timeout.
+      900,
+    )
+    expect(done.status.state).toBe('completed')
+    expect(recorded(task.id).filter((r) => r.event === 'abort')).toMatchObject([
+      { pid: leaving.pid, reason: 'released' },
+    ])
+  })
+
+  it('fails a task whose skill runs past its own timeoutMs', async () => {
+    const server = await start('all')
+    const task = taskFor('deadline')
+    const sent = await post(server.url, '/tasks/send', task)
+    expect(sent.body.status).toMatchObject({
+      state: 'failed',
+      message: { parts: [{ text: 'The task timed out after 300 ms' }] },
+    })
+    expect(recorded(task.id).find((r) => r.event === 'abort')).toMatchObject({ reason: 'timeout' })
+  })
+})
+
+const nonEmpty = <T>(items: T[]): T[] | undefined => (items.length > 0 ? items : undefined)
