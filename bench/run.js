@@ -1,10 +1,16 @@
 /**
  * `npm run bench`: starts each server under test in its own child process on a free 127.0.0.1
  * port, loads each scenario with autocannon (warm-up not counted), stops the server, and prints
- * req/s and latency per scenario and server plus each server's ratio to the bare-Fastify ceiling.
+ * req/s and latency per scenario and server plus each server's ratio to its bare-Fastify
+ * ceiling: ours (in memory) against bare Fastify, ours on Redis against bare Fastify doing one
+ * Redis write and read per send. Then what Redis holds: memory per finished task, and the keys
+ * and memory before the load, after it, and once the tasks have expired.
  *
  * Settings (environment): BENCH_DURATION (s, default 10), BENCH_CONNECTIONS (default 10),
- * BENCH_WARMUP (s, default 2), BENCH_OUT (a path to write the results as JSON; unset: print only).
+ * BENCH_WARMUP (s, default 2), BENCH_OUT (a path to write the results as JSON; unset: print only),
+ * BENCH_REDIS_URL (a Redis to use; unset: a private redis-server on a free port),
+ * BENCH_RETENTION_SECONDS (TASK_RETENTION_SECONDS of the Redis-backed server, default 5),
+ * BENCH_SERVERS (comma-separated server names to run; unset: all).
  *
  * Exit code: 0 when every request succeeded (a missed target is reported, not a failure);
  * 1 when any response was not a 200 with the expected body, or a server failed.
@@ -18,7 +24,17 @@ import os from 'node:os'
 import { dirname, resolve } from 'node:path'
 import process from 'node:process'
 import { fileURLToPath } from 'node:url'
+import {
+  A2A_CARD_PATH,
+  A2A_SCENARIOS,
+  OURS_A2A,
+  SDK_SERVER,
+  compareWithSdk,
+  printSdkComparison,
+  runsOn,
+} from './a2a-js-sdk-compare.js'
 import { failed, measure } from './load.js'
+import { drained, keysUnder, startBenchRedis, usedMemory } from './redis.js'
 import { installCleanup, startNodeServer } from './servers.js'
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
@@ -32,16 +48,26 @@ const settings = {
   warmupSeconds: positiveInt('BENCH_WARMUP', 2, 0),
   pipelining: 1,
   targetRatio: TARGET_RATIO,
+  retentionSeconds: positiveInt('BENCH_RETENTION_SECONDS', 5),
+  /** BENCH_SERVERS=ours-redis,bare-fastify-redis runs only those; unset: all. */
+  servers: process.env.BENCH_SERVERS ? process.env.BENCH_SERVERS.split(',') : undefined,
 }
+/** The Redis-backed server's keys live under this prefix (unique per run). */
+const REDIS_PREFIX = `bench:${randomUUID().slice(0, 8)}:`
+/** Finished echo tasks sent to measure Redis memory per task. */
+const MEMORY_BATCH = 1000
 
 /**
  * The servers under test, run one at a time in this order. `start(ctx)` resolves with a started
  * server ({ url, stop() }); `ctx.card` is the agent card read from the first server that served
- * one. Exactly one entry is the `baseline` every other server is compared with.
+ * one, `ctx.redis` the benchmark's Redis. A `ceiling` is a bare baseline; every other server
+ * names the ceiling it is compared `against`. `after(ctx, server)`, if any, runs once the
+ * scenarios are done, before the server stops; what it returns goes into the report.
  */
 const SERVERS = [
   {
     name: 'ours',
+    against: 'bare-fastify',
     start: () =>
       startNodeServer({
         name: 'ours',
@@ -53,13 +79,74 @@ const SERVERS = [
   },
   {
     name: 'bare-fastify',
-    baseline: true,
+    ceiling: true,
     start: (ctx) =>
       startNodeServer({
         name: 'bare-fastify',
         args: [resolve(ROOT, 'bench/bare-fastify.js')],
         cwd: ROOT,
         env: ctx.card ? { BARE_CARD: ctx.card } : {},
+        readyPath: CARD_PATH,
+      }),
+  },
+  {
+    // Ours again, fresh, for the A2A 1.0 scenarios only: the same conditions as the SDK's server
+    // (an empty store), not the heap the brief's scenarios above have filled.
+    name: OURS_A2A,
+    a2aOnly: true,
+    start: () =>
+      startNodeServer({
+        name: OURS_A2A,
+        args: [resolve(ROOT, 'dist/server.js')],
+        cwd: ROOT,
+        env: { LOG_LEVEL: 'silent', BUNDLED_SKILLS: 'echo' },
+        readyPath: A2A_CARD_PATH,
+      }),
+  },
+  {
+    // The official SDK's own server (Express JSON-RPC handler, echo executor): only the A2A 1.0
+    // scenarios, measured against ours (see bench/a2a-js-sdk-compare.js).
+    name: SDK_SERVER,
+    a2aOnly: true,
+    start: () =>
+      startNodeServer({
+        name: SDK_SERVER,
+        args: [resolve(ROOT, 'bench/a2a-js-sdk.js')],
+        cwd: ROOT,
+        readyPath: A2A_CARD_PATH,
+      }),
+  },
+  {
+    name: 'ours-redis',
+    against: 'bare-fastify-redis',
+    redis: true,
+    start: (ctx) =>
+      startNodeServer({
+        name: 'ours-redis',
+        args: [resolve(ROOT, 'dist/server.js')],
+        cwd: ROOT,
+        env: {
+          LOG_LEVEL: 'silent',
+          BUNDLED_SKILLS: 'echo',
+          REDIS_URL: ctx.redis.url,
+          REDIS_KEY_PREFIX: REDIS_PREFIX,
+          TASK_RETENTION_SECONDS: String(settings.retentionSeconds),
+          TASK_SWEEP_INTERVAL_MS: '500',
+        },
+        readyPath: CARD_PATH,
+      }),
+    after: redisMemoryReport,
+  },
+  {
+    name: 'bare-fastify-redis',
+    ceiling: true,
+    redis: true,
+    start: (ctx) =>
+      startNodeServer({
+        name: 'bare-fastify-redis',
+        args: [resolve(ROOT, 'bench/bare-fastify.js')],
+        cwd: ROOT,
+        env: { ...(ctx.card && { BARE_CARD: ctx.card }), BARE_REDIS_URL: ctx.redis.url },
         readyPath: CARD_PATH,
       }),
   },
@@ -96,6 +183,21 @@ const SCENARIOS = [
     },
     verify: (body) => body.includes('"status":{"state":"completed"'),
   },
+  {
+    // The response ends with the stream, so its latency is the time to the last event.
+    name: 'POST /tasks/sendSubscribe (echo, to last event)',
+    request: {
+      method: 'POST',
+      path: '/tasks/sendSubscribe',
+      headers: { 'content-type': 'application/json' },
+      setupRequest: (request) => ({
+        ...request,
+        body: SEND_BODY_HEAD + randomUUID() + SEND_BODY_TAIL,
+      }),
+    },
+    verify: (body) => body.includes('"state":"completed"') && body.includes('"final":true'),
+  },
+  ...A2A_SCENARIOS,
 ]
 
 async function main() {
@@ -122,13 +224,20 @@ async function main() {
   )
   console.log()
 
-  const ctx = { card: undefined }
+  const ctx = { card: undefined, redis: undefined }
   const results = []
-  for (const entry of SERVERS) {
+  let redisReport
+  if (SERVERS.some((entry) => entry.redis && (settings.servers?.includes(entry.name) ?? true))) {
+    ctx.redis = await startBenchRedis()
+    console.log(`redis: ${ctx.redis.private ? 'a private redis-server at ' : ''}${ctx.redis.url}`)
+    console.log()
+  }
+  for (const entry of SERVERS.filter((s) => settings.servers?.includes(s.name) ?? true)) {
+    const before = entry.after && (await redisState(ctx))
     const server = await entry.start(ctx)
     try {
-      ctx.card ??= await readCard(server.url)
-      for (const scenario of SCENARIOS) {
+      if (!entry.a2aOnly) ctx.card ??= await readCard(server.url)
+      for (const scenario of SCENARIOS.filter((s) => runsOn(s, entry))) {
         process.stderr.write(`${entry.name}: ${scenario.name} ... `)
         const measurement = await measure({
           url: server.url,
@@ -141,10 +250,12 @@ async function main() {
         process.stderr.write(`${Math.round(measurement.rps)} req/s\n`)
         results.push({ scenario: scenario.name, server: entry.name, ...measurement })
       }
+      if (entry.after) redisReport = await entry.after(ctx, server, before)
     } finally {
       await server.stop()
     }
   }
+  await ctx.redis?.stop()
 
   const ratios = compare(results)
   const ok = !results.some(failed)
@@ -152,6 +263,15 @@ async function main() {
   printTable(results)
   console.log()
   printRatios(ratios)
+  const sdk = compareWithSdk(results)
+  if (sdk.length > 0) {
+    console.log()
+    printSdkComparison(sdk)
+  }
+  if (redisReport) {
+    console.log()
+    printRedisReport(redisReport)
+  }
   for (const result of results.filter(failed)) {
     console.log(
       `FAILED REQUESTS: ${result.server} / ${result.scenario}: ${describeFailures(result)}` +
@@ -162,7 +282,16 @@ async function main() {
   if (process.env.BENCH_OUT) {
     const out = resolve(process.env.BENCH_OUT)
     await mkdir(dirname(out), { recursive: true })
-    const report = { date: new Date().toISOString(), machine, settings, results, ratios, ok }
+    const report = {
+      date: new Date().toISOString(),
+      machine,
+      settings,
+      results,
+      ratios,
+      sdk,
+      redis: redisReport,
+      ok,
+    }
     await writeFile(out, `${JSON.stringify(report, null, 2)}\n`)
     console.log(`\nresults written to ${out}`)
   }
@@ -175,13 +304,15 @@ async function readCard(url) {
   return response.text()
 }
 
-/** Each non-baseline server's req/s over the baseline's, per scenario. */
+/** Each server's req/s over its ceiling's, per scenario. */
 function compare(results) {
-  const baseline = SERVERS.find((s) => s.baseline)?.name
   const ratios = []
   for (const scenario of SCENARIOS) {
-    const base = results.find((r) => r.scenario === scenario.name && r.server === baseline)
-    for (const r of results.filter((r) => r.scenario === scenario.name && r.server !== baseline)) {
+    for (const entry of SERVERS.filter((s) => s.against)) {
+      const baseline = entry.against
+      const r = results.find((r) => r.scenario === scenario.name && r.server === entry.name)
+      const base = results.find((r) => r.scenario === scenario.name && r.server === baseline)
+      if (!r || !base) continue
       const ratio = base && base.rps > 0 ? r.rps / base.rps : NaN
       ratios.push({
         scenario: scenario.name,
@@ -222,13 +353,86 @@ function printTable(results) {
 
 function printRatios(ratios) {
   const pct = (n) => `${(n * 100).toFixed(1)}%`
-  console.log(`req/s ratio to the bare-Fastify ceiling (target: >= ${pct(TARGET_RATIO)}):`)
-  const width = Math.max(...ratios.map((r) => `${r.server} / ${r.scenario}`.length))
+  console.log(`req/s ratio to its bare-Fastify ceiling (target: >= ${pct(TARGET_RATIO)}):`)
+  const label = (r) => `${r.server} vs ${r.baseline} / ${r.scenario}`
+  const width = Math.max(...ratios.map((r) => label(r).length))
   for (const r of ratios) {
-    const label = `${r.server} / ${r.scenario}`.padEnd(width)
     const verdict = r.targetMet ? 'target met' : 'TARGET MISSED'
-    console.log(`  ${label}  ${pct(r.ratio).padStart(7)}  ${verdict}`)
+    console.log(`  ${label(r).padEnd(width)}  ${pct(r.ratio).padStart(7)}  ${verdict}`)
   }
+}
+
+/** Keys under the Redis-backed server's prefix, and the Redis's used_memory. */
+async function redisState(ctx) {
+  const { client } = ctx.redis
+  return { keys: await keysUnder(client, REDIS_PREFIX), usedMemory: await usedMemory(client) }
+}
+
+/**
+ * What Redis holds for the Redis-backed server: after the load; once its tasks have expired;
+ * per finished echo task (used_memory over a batch of MEMORY_BATCH, sent once the load's tasks
+ * are gone); and once those have expired too. Nothing may stay behind but the work queue.
+ */
+async function redisMemoryReport(ctx, server, before) {
+  const { client } = ctx.redis
+  const expiry = settings.retentionSeconds * 1000 + 15_000
+  process.stderr.write('ours-redis: waiting for the finished tasks to expire ... ')
+  const afterLoad = await redisState(ctx)
+  await drained(client, REDIS_PREFIX, 1, expiry)
+  const idle = await redisState(ctx)
+  process.stderr.write(`done\nours-redis: ${MEMORY_BATCH} tasks for the memory figure ... `)
+  await sendEchoTasks(server.url, MEMORY_BATCH, settings.connections)
+  const batch = await redisState(ctx)
+  await drained(client, REDIS_PREFIX, 1, expiry)
+  const afterRetention = await redisState(ctx)
+  process.stderr.write('done\n')
+  return {
+    retentionSeconds: settings.retentionSeconds,
+    before,
+    afterLoad,
+    idle,
+    batch: { tasks: MEMORY_BATCH, ...batch },
+    perTask: {
+      bytes: (batch.usedMemory - idle.usedMemory) / MEMORY_BATCH,
+      keys: (batch.keys - idle.keys) / MEMORY_BATCH,
+    },
+    afterRetention,
+  }
+}
+
+/** Sends `count` echo tasks, `concurrency` at a time; each must complete. */
+async function sendEchoTasks(url, count, concurrency) {
+  let sent = 0
+  const sender = async () => {
+    while (sent < count) {
+      sent++
+      const response = await fetch(`${url}/tasks/send`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: SEND_BODY_HEAD + randomUUID() + SEND_BODY_TAIL,
+      })
+      const body = await response.text()
+      if (!body.includes('"status":{"state":"completed"')) {
+        throw new Error(`a memory-batch send answered ${response.status}: ${body.slice(0, 200)}`)
+      }
+    }
+  }
+  await Promise.all(Array.from({ length: concurrency }, sender))
+}
+
+function printRedisReport(report) {
+  const mib = (bytes) => `${(bytes / 2 ** 20).toFixed(2)} MiB`
+  const state = ({ keys, usedMemory }) => `${keys} keys, used_memory ${mib(usedMemory)}`
+  console.log(`Redis (ours-redis, TASK_RETENTION_SECONDS=${report.retentionSeconds}):`)
+  console.log(`  before the server started:       ${state(report.before)}`)
+  console.log(`  right after the load:            ${state(report.afterLoad)}`)
+  console.log(`  once those tasks had expired:    ${state(report.idle)}`)
+  console.log(`  after ${report.batch.tasks} more echo tasks:      ${state(report.batch)}`)
+  console.log(`  once those had expired too:      ${state(report.afterRetention)}`)
+  console.log(
+    `  per finished echo task: ${Math.round(report.perTask.bytes)} B of used_memory, ` +
+      `${report.perTask.keys.toFixed(1)} keys (the task hash, its event stream, its context index)`,
+  )
 }
 
 function describeFailures(f) {

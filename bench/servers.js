@@ -109,6 +109,12 @@ async function stopChild(child, exited, graceMs = 5000) {
   }
 }
 
+/** Makes sure `child` (e.g. a redis-server the run started) is killed with the servers. */
+export function track(child) {
+  live.add(child)
+  child.once('exit', () => live.delete(child))
+}
+
 /** Synchronous last resort: kills every server still running. */
 export function killAll() {
   for (const child of live) child.kill('SIGKILL')

@@ -1,0 +1,80 @@
+/**
+ * The Redis the benchmark runs the Redis-backed servers against: a private `redis-server` on a
+ * free 127.0.0.1 port (no persistence, so its numbers are the servers' and not the disk's), or
+ * BENCH_REDIS_URL when set. Also what the memory report needs: keys under a prefix, used_memory,
+ * and waiting until finished tasks have expired.
+ */
+import { spawn } from 'node:child_process'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import process from 'node:process'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { Redis } from 'ioredis'
+import { HOST, freePort, track } from './servers.js'
+
+/** Resolves with { url, client, stop() }. */
+export async function startBenchRedis() {
+  if (process.env.BENCH_REDIS_URL) {
+    const url = process.env.BENCH_REDIS_URL
+    const client = new Redis(url)
+    return { url, client, private: false, stop: async () => client.quit() }
+  }
+  const port = await freePort()
+  const dir = await mkdtemp(join(tmpdir(), 'a2a-bench-redis-'))
+  const child = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', HOST, '--dir', dir, '--save', '', '--appendonly', 'no'],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  )
+  track(child)
+  await new Promise((resolve, reject) => {
+    let output = ''
+    child.once('error', (error) =>
+      reject(new Error(`cannot start redis-server (set BENCH_REDIS_URL?): ${error.message}`)),
+    )
+    child.once('exit', (code) => reject(new Error(`redis-server exited (${code}): ${output}`)))
+    child.stdout.setEncoding('utf8').on('data', (chunk) => {
+      output += chunk
+      if (output.includes('Ready to accept connections')) resolve()
+    })
+  })
+  const url = `redis://${HOST}:${port}`
+  const client = new Redis(url)
+  return {
+    url,
+    client,
+    private: true,
+    async stop() {
+      await client.quit()
+      child.kill('SIGTERM')
+      await new Promise((resolve) => child.once('exit', resolve))
+      await rm(dir, { recursive: true, force: true })
+    },
+  }
+}
+
+export async function keysUnder(client, prefix) {
+  let cursor = '0'
+  let count = 0
+  do {
+    const [next, batch] = await client.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000)
+    count += batch.length
+    cursor = next
+  } while (cursor !== '0')
+  return count
+}
+
+export async function usedMemory(client) {
+  return Number(/used_memory:(\d+)/.exec(await client.info('memory'))[1])
+}
+
+/** Waits until at most `keys` keys are left under `prefix`; resolves with how many there are. */
+export async function drained(client, prefix, keys, timeoutMs) {
+  const deadline = Date.now() + timeoutMs
+  let count
+  while ((count = await keysUnder(client, prefix)) > keys && Date.now() < deadline) {
+    await sleep(250)
+  }
+  return count
+}
