@@ -10,7 +10,7 @@ import { TaskNotFoundError } from '../../domain/errors.js'
 import type { Task } from '../../domain/model.js'
 import { isTerminal } from '../../domain/state-machine.js'
 import { applyChange } from '../../domain/task-change.js'
-import { decodePageToken, encodePageToken, newestFirst } from '../page-token.js'
+import { pageOf } from '../task-query.js'
 import type { TaskPage, TaskQuery, TaskStore } from '../task-store.js'
 import { TransitionRejectedError } from '../task-store.js'
 import type { MemoryEventLog } from './event-log.js'
@@ -63,25 +63,7 @@ export class MemoryTaskStore implements TaskStore {
   }
 
   async list(query: TaskQuery): Promise<TaskPage> {
-    const after = query.pageToken === undefined ? undefined : decodePageToken(query.pageToken)
-    const matching = [...this.#tasks.values()]
-      .filter(
-        (task) =>
-          (query.owner === undefined || task.owner === query.owner) &&
-          (query.contextId === undefined || task.contextId === query.contextId) &&
-          (query.state === undefined || task.status.state === query.state) &&
-          (query.updatedSince === undefined || task.updatedAt >= query.updatedSince),
-      )
-      .sort(newestFirst)
-    const start = after ? matching.findIndex((task) => newestFirst(task, after) > 0) : 0
-    const page = start === -1 ? [] : matching.slice(start, start + query.pageSize)
-    const last = page.at(-1)
-    const more = start !== -1 && start + query.pageSize < matching.length
-    return {
-      tasks: page,
-      ...(more && last && { nextPageToken: encodePageToken(last) }),
-      totalSize: matching.length,
-    }
+    return pageOf(this.#tasks.values(), query)
   }
 
   /** How many tasks it holds (for tests and metrics). */

@@ -6,7 +6,7 @@ import type { Redis } from 'ioredis'
 import type { StoredEvent, TaskChange, TaskEvent } from '../../domain/events.js'
 import type { Task, TaskState } from '../../domain/model.js'
 import { isFinal, isTerminal } from '../../domain/state-machine.js'
-import { decodePageToken, encodePageToken, newestFirst } from '../page-token.js'
+import { pageOf } from '../task-query.js'
 import type { TaskPage, TaskQuery, TaskStore } from '../task-store.js'
 import { whileReachable } from './connection.js'
 import { taskKeys } from './keys.js'
@@ -121,28 +121,10 @@ export class RedisTaskStore implements TaskStore {
   }
 
   async #list(query: TaskQuery): Promise<TaskPage> {
-    const after = query.pageToken === undefined ? undefined : decodePageToken(query.pageToken)
     const key = this.#index.keyFor(query)
     const { tasks, gone } = await this.#load(await this.#index.entries(key))
     if (gone.length > 0) await this.#index.forget(key, gone)
-    const matching = tasks
-      .filter(
-        (task) =>
-          (query.owner === undefined || task.owner === query.owner) &&
-          (query.contextId === undefined || task.contextId === query.contextId) &&
-          (query.state === undefined || task.status.state === query.state) &&
-          (query.updatedSince === undefined || task.updatedAt >= query.updatedSince),
-      )
-      .sort(newestFirst)
-    const start = after ? matching.findIndex((task) => newestFirst(task, after) > 0) : 0
-    const page = start === -1 ? [] : matching.slice(start, start + query.pageSize)
-    const last = page.at(-1)
-    const more = start !== -1 && start + query.pageSize < matching.length
-    return {
-      tasks: page,
-      ...(more && last && { nextPageToken: encodePageToken(last) }),
-      totalSize: matching.length,
-    }
+    return pageOf(tasks, query)
   }
 
   /** The tasks of some index entries, and the entries whose task is gone (expired). */
