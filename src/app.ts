@@ -4,11 +4,10 @@
  */
 import { fastifySSE as sse } from '@fastify/sse'
 import Fastify from 'fastify'
-import type { FastifyError, FastifyInstance } from 'fastify'
+import type { FastifyInstance } from 'fastify'
 import type { Logger } from 'pino'
 import { declareAgent } from './agent.js'
 import type { Config } from './config.js'
-import { RouteNotFoundError } from './domain/errors.js'
 import type { Backend } from './backends/backend.js'
 import { memoryBackend } from './backends/memory.js'
 import { redisBackend } from './backends/redis.js'
@@ -16,14 +15,13 @@ import type { Dispatcher } from './engine/dispatcher.js'
 import { InlineDispatcher } from './engine/inline-dispatcher.js'
 import { Runner } from './engine/runner.js'
 import { TaskService } from './engine/task-service.js'
-import { toA2AError } from './http/errors.js'
 import engine from './http/plugins/engine.js'
 import requestId, { genReqId } from './http/plugins/request-id.js'
 import health from './http/routes/health.js'
+import { seedErrorHandler, seedNotFoundHandler } from './http/routes/seed/error-handler.js'
 import seedDialect from './http/routes/seed/index.js'
 import a2aDialects from './http/routes/a2a.js'
 import { zodValidatorCompiler } from './http/zod-type-provider.js'
-import { seedErrorReply } from './protocol/seed/errors.js'
 import { loadSkills } from './skills/load.js'
 import { SkillRegistry } from './skills/registry.js'
 import type { Skill } from './skills/skill.js'
@@ -109,22 +107,8 @@ export async function buildApp(
   }
 
   // Outside any dialect (unknown routes, probes) errors take the brief's shape.
-  app.setNotFoundHandler((request, reply) => {
-    const { statusCode, body } = seedErrorReply(
-      new RouteNotFoundError(request.method, request.url),
-      request.id,
-    )
-    return reply.code(statusCode).send(body)
-  })
-  app.setErrorHandler((error: FastifyError, request, reply) => {
-    const a2aError = toA2AError(error, {
-      bodyLimit: config.BODY_LIMIT,
-      contentType: request.headers['content-type'],
-    })
-    const { statusCode, body } = seedErrorReply(a2aError, request.id)
-    if (statusCode >= 500) request.log.error({ err: error }, 'request failed')
-    return reply.code(statusCode).send(body)
-  })
+  app.setNotFoundHandler(seedNotFoundHandler)
+  app.setErrorHandler(seedErrorHandler(config.BODY_LIMIT))
   return app
 }
 
