@@ -1,0 +1,19 @@
+/** The package's public API: build the server in your own process, and write skills for it. */
+export { buildApp } from './app.js'
+export type { AppOverrides } from './app.js'
+export { ConfigError, configFrom, loadConfig } from './config.js'
+export type { Config } from './config.js'
+export { dataPart, textPart } from './domain/parts.js'
+export type { Artifact, Message, Part, Task, TaskState, TaskStatus } from './domain/model.js'
+export { defineSkill } from './skills/skill.js'
+export type {
+  ArtifactInput,
+  ChunkOptions,
+  JsonSchema,
+  Skill,
+  SkillCard,
+  SkillContext,
+  SkillOutcome,
+} from './skills/skill.js'
+export type { EventLog } from './store/event-log.js'
+export type { TaskPage, TaskQuery, TaskStore } from './store/task-store.js'
