@@ -23,6 +23,14 @@ export interface RunnerOptions {
   skillTimeoutMs: number
 }
 
+interface TransitionOptions {
+  /** The status message (agent text, or a whole message); it joins the history too. */
+  message?: Message | string | undefined
+  /** Narrows the state machine: apply only from these states. */
+  from?: TaskState[]
+  directReply?: boolean
+}
+
 export class Runner {
   constructor(private readonly options: RunnerOptions) {}
 
@@ -37,16 +45,13 @@ export class Runner {
     try {
       let task = await store.get(taskId)
       if (task?.status.state === 'submitted') {
-        task = await this.#transition(taskId, 'working', undefined, ['submitted'])
+        task = await this.#transition(taskId, 'working', { from: ['submitted'] })
       }
       if (!task || task.status.state !== 'working') return true
       const skill = skills.get(task.skillId)
       if (!skill) {
-        await this.#transition(
-          taskId,
-          'failed',
-          `This agent no longer offers skill "${task.skillId}"`,
-        )
+        const message = `This agent no longer offers skill "${task.skillId}"`
+        await this.#transition(taskId, 'failed', { message })
         return true
       }
       const outcome = await this.#execute(task, turn)
@@ -96,18 +101,18 @@ export class Runner {
   async #finish(taskId: string, outcome: SkillOutcome): Promise<void> {
     const message = outcome.message && agentMessage(randomUUID(), outcome.message)
     // A direct reply completes the task; the status records that the message is the answer.
-    const directReply = outcome.state === 'message'
-    const state = directReply ? 'completed' : outcome.state
-    await this.#transition(taskId, state, message, undefined, directReply)
+    if (outcome.state === 'message') {
+      await this.#transition(taskId, 'completed', { message, directReply: true })
+    } else {
+      await this.#transition(taskId, outcome.state, { message })
+    }
   }
 
   /** Writes a status; a task that has meanwhile ended (e.g. canceled) keeps its state. */
   async #transition(
     taskId: string,
     state: TaskState,
-    message?: Message | string,
-    from?: TaskState[],
-    directReply = false,
+    { message, from, directReply = false }: TransitionOptions = {},
   ): Promise<Task | undefined> {
     const statusMessage =
       typeof message === 'string' ? agentMessage(randomUUID(), [textPart(message)]) : message
