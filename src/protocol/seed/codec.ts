@@ -12,28 +12,13 @@ export function messageFromSeed(message: SeedMessage): Message {
   }
 }
 
-function partFromSeed(part: SeedPart): Part {
-  const metadata = part.metadata && { metadata: part.metadata }
-  switch (part.type) {
-    case 'text':
-      return { kind: 'text', text: part.text, ...metadata }
-    case 'data':
-      return { kind: 'data', data: part.data, ...metadata }
-    case 'file':
-      return { kind: 'file', file: part.file, ...metadata }
-  }
+/** The brief's parts are the internal parts with `type` where the model says `kind`. */
+function partFromSeed({ type, ...rest }: SeedPart): Part {
+  return { kind: type, ...rest } as Part
 }
 
-export function partToSeed(part: Part): Record<string, unknown> {
-  const metadata = part.metadata && { metadata: part.metadata }
-  switch (part.kind) {
-    case 'text':
-      return { type: 'text', text: part.text, ...metadata }
-    case 'data':
-      return { type: 'data', data: part.data, ...metadata }
-    case 'file':
-      return { type: 'file', file: part.file, ...metadata }
-  }
+export function partToSeed({ kind, ...rest }: Part): Record<string, unknown> {
+  return { type: kind, ...rest }
 }
 
 export const messageToSeed = (message: Message) => ({

@@ -1,40 +1,17 @@
 /** A2A 0.3 ⇄ the internal model: `kind` discriminators, lowercase states, `final` on streams. */
 import type { TaskEvent } from '../../domain/events.js'
-import type { Artifact, Message, Part, Task, TaskStatus } from '../../domain/model.js'
+import type { Artifact, Message, Task, TaskStatus } from '../../domain/model.js'
 import { isDirectReply } from '../a2a/direct-reply.js'
-import type { V03Message, V03Part } from './schemas.js'
-
-function partFromV03(part: V03Part): Part {
-  const metadata = part.metadata && { metadata: part.metadata }
-  switch (part.kind) {
-    case 'text':
-      return { kind: 'text', text: part.text, ...metadata }
-    case 'data':
-      return { kind: 'data', data: part.data, ...metadata }
-    case 'file':
-      return { kind: 'file', file: part.file, ...metadata }
-  }
-}
+import type { V03Message } from './schemas.js'
 
 export function messageFromV03(message: V03Message): Message {
   return {
     messageId: message.messageId,
     role: message.role,
-    parts: message.parts.map(partFromV03),
+    // A 0.3 part is the internal part: both discriminate on `kind`, with the same fields.
+    parts: message.parts,
     ...(message.metadata && { metadata: message.metadata }),
     ...(message.referenceTaskIds?.length && { referenceTaskIds: message.referenceTaskIds }),
-  }
-}
-
-export function partToV03(part: Part): Record<string, unknown> {
-  const metadata = part.metadata && { metadata: part.metadata }
-  switch (part.kind) {
-    case 'text':
-      return { kind: 'text', text: part.text, ...metadata }
-    case 'data':
-      return { kind: 'data', data: part.data, ...metadata }
-    case 'file':
-      return { kind: 'file', file: part.file, ...metadata }
   }
 }
 
@@ -47,7 +24,7 @@ export const messageToV03 = (message: Message, place: Place) => ({
   kind: 'message' as const,
   messageId: message.messageId,
   role: message.role,
-  parts: message.parts.map(partToV03),
+  parts: message.parts,
   contextId: place.contextId,
   ...(place.taskId !== undefined && { taskId: place.taskId }),
   ...(message.metadata && { metadata: message.metadata }),
@@ -64,7 +41,7 @@ export const artifactToV03 = (artifact: Artifact) => ({
   artifactId: artifact.artifactId,
   ...(artifact.name !== undefined && { name: artifact.name }),
   ...(artifact.description !== undefined && { description: artifact.description }),
-  parts: artifact.parts.map(partToV03),
+  parts: artifact.parts,
   ...(artifact.metadata && { metadata: artifact.metadata }),
 })
 
