@@ -8,6 +8,9 @@
  * - `apply` MUST check the change against the state machine and the task's CURRENT state, then
  *   write the task and append exactly one event to its EventLog, all as one atomic step: under
  *   any interleaving, a task never leaves a terminal state and never loses a change.
+ * - `applyAll` MUST do the same for several changes, in order, as ONE atomic step: each change is
+ *   checked against the state the previous ones left; a refused change is skipped (no event)
+ *   and the ones after it still apply. A running turn's writes go through it, batched.
  * - Mutating a returned task MUST NOT change what is stored: return copies, or frozen objects
  *   (the memory store's choice; a write to one throws).
  * - `list` MUST order by `updatedAt` descending (then id), and paging MUST neither skip nor
@@ -21,8 +24,18 @@ export interface TaskStore {
   get(taskId: string): Promise<Task | undefined>
   /** Throws TaskNotFoundError, or TransitionRejectedError carrying the state that refused it. */
   apply(taskId: string, change: TaskChange): Promise<{ task: Task; event: StoredEvent }>
+  /**
+   * `events[i]` is the event of `changes[i]`, or undefined where the state refused it; `task` is
+   * the task after all of them. Throws TaskNotFoundError.
+   */
+  applyAll(taskId: string, changes: readonly TaskChange[]): Promise<AppliedChanges>
   /** Throws InvalidRequestError for a page token it did not issue. */
   list(query: TaskQuery): Promise<TaskPage>
+}
+
+export interface AppliedChanges {
+  task: Task
+  events: (StoredEvent | undefined)[]
 }
 
 /** The task's current state does not allow the change; `state` is what the store found. */

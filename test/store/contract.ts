@@ -189,6 +189,59 @@ export function storeContract(name: string, makePair: () => Promise<StorePair>):
       ])
     })
 
+    it('applies several changes as one step, an event each, in order', async () => {
+      const task = await created()
+      const artifact = {
+        kind: 'artifact' as const,
+        artifact: { artifactId: 'out', parts: [textPart('echo')] },
+        append: false,
+        lastChunk: true,
+      }
+      const { task: updated, events } = await pair.tasks.applyAll(task.id, [
+        status('working'),
+        artifact,
+        status('completed'),
+      ])
+      expect(updated.status.state).toBe('completed')
+      expect(updated.artifacts).toEqual([artifact.artifact])
+      expect(updated.transitions.map((t) => t.state)).toEqual(['submitted', 'working', 'completed'])
+      expect(await pair.tasks.get(task.id)).toEqual(updated)
+      const log = await pair.events.read(task.id)
+      expect(log.map((e) => e.event.kind)).toEqual([
+        'status-update',
+        'status-update',
+        'artifact-update',
+        'status-update',
+      ])
+      expect(events.map((e) => e?.id)).toEqual(log.slice(1).map((e) => e.id))
+    })
+
+    it('skips a change the state left by the earlier ones refuses, and applies the rest', async () => {
+      const task = await created()
+      const { task: updated, events } = await pair.tasks.applyAll(task.id, [
+        status('completed'),
+        status('working'),
+        { ...status('working'), from: ['input-required'] },
+        status('canceled'),
+        {
+          kind: 'artifact',
+          artifact: { artifactId: 'late', parts: [textPart('late')] },
+          append: false,
+          lastChunk: true,
+        },
+      ])
+      expect(events.map((e) => e !== undefined)).toEqual([false, true, false, true, false])
+      expect(updated.status.state).toBe('canceled')
+      expect(updated.artifacts).toEqual([])
+      expect(await pair.events.read(task.id)).toHaveLength(3)
+    })
+
+    it('throws TaskNotFoundError when applying several changes to a missing task', async () => {
+      await expect(pair.tasks.applyAll(randomUUID(), [status('working')])).rejects.toBeInstanceOf(
+        TaskNotFoundError,
+      )
+    })
+
     it('throws TaskNotFoundError when applying to a missing task', async () => {
       await expect(pair.tasks.apply(randomUUID(), status('working'))).rejects.toBeInstanceOf(
         TaskNotFoundError,

@@ -168,7 +168,7 @@ describe('Redis store: failures', () => {
     await connection().set(taskKeys(store.prefix, taskId).task, 'not a hash')
     await expect(store.tasks.apply(taskId, to('working'))).rejects.toMatchObject({
       name: 'StoreScriptError',
-      script: 'a2aApplyV1',
+      script: 'a2aApplyV2',
       message: expect.stringContaining('WRONGTYPE'),
     })
   })

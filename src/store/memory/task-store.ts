@@ -11,7 +11,7 @@ import type { Task } from '../../domain/model.js'
 import { isTerminal } from '../../domain/state-machine.js'
 import { applyChange } from '../../domain/task-change.js'
 import { pageOf } from '../task-query.js'
-import type { TaskPage, TaskQuery, TaskStore } from '../task-store.js'
+import type { AppliedChanges, TaskPage, TaskQuery, TaskStore } from '../task-store.js'
 import { TransitionRejectedError } from '../task-store.js'
 import type { MemoryEventLog } from './event-log.js'
 import { deepFreeze } from './freeze.js'
@@ -55,11 +55,39 @@ export class MemoryTaskStore implements TaskStore {
     if (!result.ok) {
       return Promise.reject(new TransitionRejectedError(taskId, result.state, change.kind))
     }
-    const updated = deepFreeze(result.task)
-    this.#tasks.set(taskId, updated)
-    const event = this.events.append(taskId, result.event)
-    if (isTerminal(updated.status.state)) this.#retention.expireLater(taskId)
-    return Promise.resolve({ task: updated, event })
+    const updated = this.#store(result.task)
+    return Promise.resolve({ task: updated, event: this.events.append(taskId, result.event) })
+  }
+
+  applyAll(taskId: string, changes: readonly TaskChange[]): Promise<AppliedChanges> {
+    let task = this.#tasks.get(taskId)
+    if (task === undefined) return Promise.reject(new TaskNotFoundError(taskId))
+    // The versions in between are never stored, so they are neither frozen nor kept.
+    const applied: TaskEvent[] = []
+    const slots: (number | undefined)[] = []
+    for (const change of changes) {
+      const result = applyChange(task, change)
+      if (result.ok) {
+        task = result.task
+        slots.push(applied.push(result.event) - 1)
+      } else {
+        slots.push(undefined)
+      }
+    }
+    if (applied.length === 0) return Promise.resolve({ task, events: slots.map(() => undefined) })
+    const updated = this.#store(task)
+    const stored = applied.map((event) => this.events.append(taskId, event))
+    return Promise.resolve({
+      task: updated,
+      events: slots.map((slot) => (slot === undefined ? undefined : stored[slot])),
+    })
+  }
+
+  #store(task: Task): Task {
+    const frozen = deepFreeze(task)
+    this.#tasks.set(task.id, frozen)
+    if (isTerminal(frozen.status.state)) this.#retention.expireLater(task.id)
+    return frozen
   }
 
   async list(query: TaskQuery): Promise<TaskPage> {

@@ -7,14 +7,12 @@
 import { readFileSync } from 'node:fs'
 import type { Redis } from 'ioredis'
 import { TaskNotFoundError } from '../../domain/errors.js'
-import type { TaskChange } from '../../domain/events.js'
 import { TaskState } from '../../domain/model.js'
-import { TransitionRejectedError } from '../task-store.js'
 
 /** Script file → the command name it is registered under. */
 export const SCRIPT_NAMES = {
   create: 'a2aCreateV1',
-  apply: 'a2aApplyV1',
+  apply: 'a2aApplyV2',
   index: 'a2aIndexV1',
   unindex: 'a2aUnindexV1',
 } as const
@@ -113,26 +111,27 @@ export function createReply(reply: unknown): CreateReply {
   throw unexpected(SCRIPT_NAMES.create, reply)
 }
 
-/** Reads apply.lua's reply; its refusals become the errors TaskStore.apply promises. */
+/** What apply.lua did with each change: its event's id, or the state that refused it. */
+export type ChangeOutcome = { eventId: string } | { refusedBy: TaskState }
+
+/** Reads apply.lua's reply; a missing task becomes the error TaskStore.apply promises. */
 export function applyReply(
   reply: unknown,
   taskId: string,
-  kind: TaskChange['kind'],
-): { eventId: string; fields: Record<string, string> } {
-  const [code, detail, fields] = asArray(SCRIPT_NAMES.apply, reply)
-  switch (code) {
-    case 1:
-      if (typeof detail !== 'string') break
-      return { eventId: detail, fields: hashFields(SCRIPT_NAMES.apply, fields) }
-    case -1:
-      throw new TaskNotFoundError(taskId)
-    case -2: {
-      const state = TaskState.safeParse(detail)
-      if (!state.success) break
-      throw new TransitionRejectedError(taskId, state.data, kind)
-    }
+): { outcomes: ChangeOutcome[]; fields: Record<string, string> } {
+  const [code, outcomes, fields] = asArray(SCRIPT_NAMES.apply, reply)
+  if (code === -1) throw new TaskNotFoundError(taskId)
+  if (code !== 1) throw unexpected(SCRIPT_NAMES.apply, reply)
+  return {
+    outcomes: asArray(SCRIPT_NAMES.apply, outcomes).map((outcome) => {
+      if (typeof outcome !== 'string') throw unexpected(SCRIPT_NAMES.apply, reply)
+      if (!outcome.startsWith('!')) return { eventId: outcome }
+      const state = TaskState.safeParse(outcome.slice(1))
+      if (!state.success) throw unexpected(SCRIPT_NAMES.apply, reply)
+      return { refusedBy: state.data }
+    }),
+    fields: hashFields(SCRIPT_NAMES.apply, fields),
   }
-  throw unexpected(SCRIPT_NAMES.apply, reply)
 }
 
 /** A Lua HGETALL reply (field, value, …) as an object. */

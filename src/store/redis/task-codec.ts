@@ -94,7 +94,7 @@ export function decodeTask(taskId: string, fields: Record<string, string>): Task
 
 type WithoutContext<E> = E extends unknown ? Omit<E, 'contextId'> : never
 
-/** A change made ready for apply.lua: its ARGV, and its event minus the contextId the script adds. */
+/** A change made ready for apply.lua: its 10 arguments, and its event minus the contextId the script adds. */
 export interface PreparedChange {
   args: string[]
   event: WithoutContext<StatusUpdateEvent | ArtifactUpdateEvent>
@@ -117,7 +117,7 @@ export function prepareChange(
       const ttl = isTerminal(status.state) ? terminalTtlSeconds : 0
       const args = ['status', from.join(' '), status.timestamp, JSON.stringify(event), String(ttl)]
       args.push(status.state, JSON.stringify(status), JSON.stringify(transition))
-      args.push(elements(change.appendToHistory ?? []))
+      args.push(elements(change.appendToHistory ?? []), '')
       return { args, event }
     }
     case 'artifact': {

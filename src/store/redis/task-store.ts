@@ -7,7 +7,8 @@ import type { StoredEvent, TaskChange, TaskEvent } from '../../domain/events.js'
 import type { Task, TaskState } from '../../domain/model.js'
 import { isFinal, isTerminal } from '../../domain/state-machine.js'
 import { pageOf } from '../task-query.js'
-import type { TaskPage, TaskQuery, TaskStore } from '../task-store.js'
+import type { AppliedChanges, TaskPage, TaskQuery, TaskStore } from '../task-store.js'
+import { TransitionRejectedError } from '../task-store.js'
 import { whileReachable } from './connection.js'
 import { taskKeys } from './keys.js'
 import type { TaskScripts } from './scripts.js'
@@ -47,8 +48,18 @@ export class RedisTaskStore implements TaskStore {
     return whileReachable(() => this.#get(taskId))
   }
 
-  apply(taskId: string, change: TaskChange): Promise<{ task: Task; event: StoredEvent }> {
-    return whileReachable(() => this.#apply(taskId, change))
+  async apply(taskId: string, change: TaskChange): Promise<{ task: Task; event: StoredEvent }> {
+    const { events, refusedBy, task } = await this.applyAll(taskId, [change])
+    const event = events[0]
+    if (event === undefined) throw new TransitionRejectedError(taskId, refusedBy[0]!, change.kind)
+    return { task, event }
+  }
+
+  applyAll(
+    taskId: string,
+    changes: readonly TaskChange[],
+  ): Promise<AppliedChanges & { refusedBy: (TaskState | undefined)[] }> {
+    return whileReachable(() => this.#applyAll(taskId, changes))
   }
 
   list(query: TaskQuery): Promise<TaskPage> {
@@ -88,35 +99,43 @@ export class RedisTaskStore implements TaskStore {
     return Object.keys(fields).length === 0 ? undefined : decodeTask(taskId, fields)
   }
 
-  async #apply(taskId: string, change: TaskChange): Promise<{ task: Task; event: StoredEvent }> {
+  async #applyAll(taskId: string, changes: readonly TaskChange[]) {
     const { task: key, events } = taskKeys(this.#prefix, taskId)
-    const prepared = prepareChange(taskId, change, this.#ttl)
+    const prepared = changes.map((change) => prepareChange(taskId, change, this.#ttl))
     const reply = applyReply(
-      await this.#scripts.apply([key, events], prepared.args),
+      await this.#scripts.apply(
+        [key, events],
+        [String(changes.length), ...prepared.flatMap((change) => change.args)],
+      ),
       taskId,
-      change.kind,
     )
     // Decoded on first read: most callers of the frequent writes (progress, artifacts) never
     // look at the task they get back.
     let task: Task | undefined
     const decoded = () => (task ??= decodeTask(taskId, reply.fields))
-    // The change is stored once apply.lua returns; if this step fails, the task's next final
+    // The changes are stored once apply.lua returns; if this step fails, the task's next final
     // state (or sweep, for an expiring task) brings the indexes back in line. Only a move to a
     // final state touches the indexes (its score, and the retention record of an ended task):
     // membership is fixed at create, and `list` orders by the task hashes' own updatedAt, so
     // the frequent writes (working, progress, artifacts) cost no second step.
-    if (change.kind === 'status' && isFinal(change.status.state)) {
-      if (reachedFinalState(decoded(), change)) {
-        await this.#index.record(decoded(), this.#expiresAt(decoded()))
-      }
-    }
+    const reachedFinal = changes.some(
+      (change, i) =>
+        change.kind === 'status' && isFinal(change.status.state) && 'eventId' in reply.outcomes[i]!,
+    )
+    if (reachedFinal) await this.#index.record(decoded(), this.#expiresAt(decoded()))
     const contextId = contextIdOf(taskId, reply.fields)
-    const event: TaskEvent = { ...prepared.event, contextId }
     return {
       get task() {
         return decoded()
       },
-      event: { id: reply.eventId, event },
+      events: reply.outcomes.map((outcome, i): StoredEvent | undefined =>
+        'eventId' in outcome
+          ? { id: outcome.eventId, event: { ...prepared[i]!.event, contextId } }
+          : undefined,
+      ),
+      refusedBy: reply.outcomes.map((outcome) =>
+        'refusedBy' in outcome ? outcome.refusedBy : undefined,
+      ),
     }
   }
 
@@ -150,10 +169,4 @@ export class RedisTaskStore implements TaskStore {
       ? Date.now() + this.#ttl * 1000
       : undefined
   }
-}
-
-/** Whether a change to a final state moved the task (apply.lua then appended a transition). */
-function reachedFinalState(task: Task, change: TaskChange & { kind: 'status' }): boolean {
-  const last = task.transitions.at(-1)
-  return last?.state === change.status.state && last.timestamp === change.status.timestamp
 }
