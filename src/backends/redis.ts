@@ -60,8 +60,8 @@ export function redisBackend(config: Config & { REDIS_URL: string }, log: Logger
           concurrency: config.WORKER_CONCURRENCY,
           visibilityTimeoutMs: config.QUEUE_VISIBILITY_TIMEOUT_MS,
           maxAttempts: config.QUEUE_MAX_ATTEMPTS,
-          onEnded: (origin, taskId) => {
-            if (origin === consumer) dispatcher.turnEnded(taskId)
+          onEnded: (origin, taskId, task) => {
+            if (origin === consumer) dispatcher.turnEnded(taskId, task)
             else
               queue.publishEnded(origin, taskId).catch((error: unknown) => {
                 log.warn({ err: error, taskId }, 'cannot tell the dispatching process a turn ended')

@@ -2,6 +2,8 @@
  * Where a task's turn runs. The inline dispatcher runs it in this process; a queue dispatcher
  * (Redis) hands it to any worker. Both abort a turn when its task is canceled.
  */
+import type { Task } from '../domain/model.js'
+
 export interface Dispatcher {
   /** Runs the task's next turn. Resolves once the turn is accepted, not when it ends. */
   dispatch(taskId: string): Promise<DispatchedTurn>
@@ -13,10 +15,11 @@ export interface Dispatcher {
 
 export interface DispatchedTurn {
   /**
-   * Settles when the turn has ended, when it runs in this process. Every turn ends with its task
-   * in a final state, so a blocking send can wait on this instead of following the event log.
+   * Settles when the turn has ended, when this process learns of it; with the task as the turn
+   * left it, when known. Every turn ends with its task in a final state, so a blocking send can
+   * wait on this instead of following the event log.
    */
-  ended?: Promise<unknown>
+  ended?: Promise<Task | undefined>
 }
 
 /**

@@ -1,12 +1,12 @@
 /** Runs each turn in this process, and keeps what it needs to abort or drain them. */
 import { ServiceUnavailableError } from '../domain/errors.js'
 import type { AbortReason, DispatchedTurn, Dispatcher } from './dispatcher.js'
-import type { Runner } from './runner.js'
+import type { Runner, TurnResult } from './runner.js'
 import { Turn } from './turn.js'
 
 interface Running {
   turn: Turn
-  done: Promise<unknown>
+  done: Promise<TurnResult>
 }
 
 export class InlineDispatcher implements Dispatcher {
@@ -27,7 +27,9 @@ export class InlineDispatcher implements Dispatcher {
       if (this.#running.get(taskId)?.turn === turn) this.#running.delete(taskId)
     })
     this.#running.set(taskId, { turn, done })
-    return Promise.resolve({ ended: done })
+    return Promise.resolve({
+      ended: done.then((result) => (result.recorded ? result.task : undefined)),
+    })
   }
 
   abort(taskId: string, reason: AbortReason): Promise<void> {

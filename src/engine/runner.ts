@@ -5,14 +5,15 @@
  */
 import { randomUUID } from 'node:crypto'
 import type { Logger } from 'pino'
+import type { TaskChange } from '../domain/events.js'
 import type { Message, Task, TaskState } from '../domain/model.js'
 import { now } from '../domain/model.js'
 import { agentMessage, textPart } from '../domain/parts.js'
 import type { SkillOutcome } from '../skills/skill.js'
 import type { SkillRegistry } from '../skills/registry.js'
 import type { TaskStore } from '../store/task-store.js'
-import { TransitionRejectedError } from '../store/task-store.js'
 import type { Turn } from './turn.js'
+import { TurnWriter } from './turn-writer.js'
 import { TurnContext } from './turn-context.js'
 
 export interface RunnerOptions {
@@ -22,6 +23,9 @@ export interface RunnerOptions {
   /** 0 disables the timeout. */
   skillTimeoutMs: number
 }
+
+/** How a turn ended: `recorded` false when the store failed before its writes were stored. */
+export type TurnResult = { recorded: true; task: Task | undefined } | { recorded: false }
 
 interface TransitionOptions {
   /** The status message (agent text, or a whole message); it joins the history too. */
@@ -36,40 +40,42 @@ export class Runner {
 
   /**
    * Runs one turn. `turn` is aborted, with a reason, by whoever stops it (cancel, shutdown).
-   * Resolves false when the turn ended without recording its outcome (the store failed), so
-   * that a queue can run it again; true otherwise.
+   * Resolves unrecorded when the turn ended without storing its writes (the store failed), so
+   * that a queue can run it again; recorded otherwise, with the task as the turn left it.
    */
-  async run(taskId: string, turn: Turn): Promise<boolean> {
-    const { store, skills } = this.options
-    const log = this.options.log
+  async run(taskId: string, turn: Turn): Promise<TurnResult> {
+    const { store, skills, log } = this.options
+    const writer = new TurnWriter(store, taskId)
     try {
-      let task = await store.get(taskId)
+      const task = await store.get(taskId)
       if (task?.status.state === 'submitted') {
-        task = await this.#transition(taskId, 'working', { from: ['submitted'] })
+        // Written with the turn's first reports; a cancel meanwhile refuses it and aborts the turn.
+        void writer.report(status('working', { from: ['submitted'] }))
+      } else if (task?.status.state !== 'working') {
+        return { recorded: true, task }
       }
-      if (!task || task.status.state !== 'working') return true
       const skill = skills.get(task.skillId)
       if (!skill) {
         const message = `This agent no longer offers skill "${task.skillId}"`
-        await this.#transition(taskId, 'failed', { message })
-        return true
+        return { recorded: true, task: await writer.write(status('failed', { message })) }
       }
-      const outcome = await this.#execute(task, turn)
-      if (outcome !== 'aborted') await this.#finish(taskId, outcome)
-      return true
+      const outcome = await this.#execute(task, turn, writer)
+      if (outcome === 'aborted') await writer.flush()
+      else await writer.write(outcomeChange(outcome))
+      return { recorded: true, task: writer.task }
     } catch (error) {
       log.error({ err: error, taskId }, 'turn failed outside the skill')
-      return false
+      return { recorded: false }
     }
   }
 
-  async #execute(task: Task, turn: Turn): Promise<SkillOutcome | 'aborted'> {
+  async #execute(task: Task, turn: Turn, writer: TurnWriter): Promise<SkillOutcome | 'aborted'> {
     const skill = this.options.skills.get(task.skillId)!
     // A skill's own timeoutMs overrides SKILL_TIMEOUT_MS.
     const skillTimeoutMs = skill.timeoutMs ?? this.options.skillTimeoutMs
     const timer =
       skillTimeoutMs > 0 ? setTimeout(() => turn.abort('timeout'), skillTimeoutMs) : undefined
-    const context = new TurnContext(task, turn, this.options.log, this.options.store)
+    const context = new TurnContext(task, turn, this.options.log, writer)
     try {
       // A skill that ignores its signal must not hold the turn: the race ends at the abort.
       const result = await Promise.race([skill.execute(context), turn.whenAborted()])
@@ -97,41 +103,29 @@ export class Runner {
     }
     return 'aborted'
   }
+}
 
-  async #finish(taskId: string, outcome: SkillOutcome): Promise<void> {
-    const message = outcome.message && agentMessage(randomUUID(), outcome.message)
-    // A direct reply completes the task; the status records that the message is the answer.
-    if (outcome.state === 'message') {
-      await this.#transition(taskId, 'completed', { message, directReply: true })
-    } else {
-      await this.#transition(taskId, outcome.state, { message })
-    }
-  }
+/** A status change; `message` (agent text, or a whole message) joins the history too. */
+function status(state: TaskState, { message, from, directReply = false }: TransitionOptions = {}) {
+  const statusMessage =
+    typeof message === 'string' ? agentMessage(randomUUID(), [textPart(message)]) : message
+  return {
+    kind: 'status',
+    status: {
+      state,
+      timestamp: now(),
+      ...(statusMessage && { message: statusMessage }),
+      ...(directReply && { directReply }),
+    },
+    ...(statusMessage && state !== 'working' && { appendToHistory: [statusMessage] }),
+    ...(from && { from }),
+  } satisfies TaskChange
+}
 
-  /** Writes a status; a task that has meanwhile ended (e.g. canceled) keeps its state. */
-  async #transition(
-    taskId: string,
-    state: TaskState,
-    { message, from, directReply = false }: TransitionOptions = {},
-  ): Promise<Task | undefined> {
-    const statusMessage =
-      typeof message === 'string' ? agentMessage(randomUUID(), [textPart(message)]) : message
-    try {
-      const { task } = await this.options.store.apply(taskId, {
-        kind: 'status',
-        status: {
-          state,
-          timestamp: now(),
-          ...(statusMessage && { message: statusMessage }),
-          ...(directReply && { directReply }),
-        },
-        ...(statusMessage && state !== 'working' && { appendToHistory: [statusMessage] }),
-        ...(from && { from }),
-      })
-      return task
-    } catch (error) {
-      if (error instanceof TransitionRejectedError) return undefined
-      throw error
-    }
-  }
+/** How a skill's outcome is written. A direct reply completes the task, marked as the answer. */
+function outcomeChange(outcome: SkillOutcome): TaskChange {
+  const message = outcome.message && agentMessage(randomUUID(), outcome.message)
+  return outcome.state === 'message'
+    ? status('completed', { message, directReply: true })
+    : status(outcome.state, { message })
 }

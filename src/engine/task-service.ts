@@ -62,7 +62,7 @@ const CONTINUABLE: readonly TaskState[] = ['input-required']
 
 export class TaskService {
   /** Turns running in this process, by task: a blocking send waits on these directly. */
-  readonly #localTurns = new Map<string, Promise<unknown>>()
+  readonly #localTurns = new Map<string, Promise<Task | undefined>>()
 
   constructor(private readonly options: TaskServiceOptions) {}
 
@@ -305,14 +305,22 @@ export class TaskService {
     return this.get(taskId)
   }
 
-  /** The cheap path for a turn running here: no log to follow, one timer. */
-  async #waitForTurn(taskId: string, turn: Promise<unknown>, timeoutMs: number): Promise<Task> {
+  /**
+   * The cheap path for a turn whose end this process learns of: no log to follow, one timer, and
+   * no read when the turn hands back its final task.
+   */
+  async #waitForTurn(
+    taskId: string,
+    turn: Promise<Task | undefined>,
+    timeoutMs: number,
+  ): Promise<Task> {
     let timer: NodeJS.Timeout | undefined
-    const timeUp = new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, timeoutMs)
+    const timeUp = new Promise<undefined>((resolve) => {
+      timer = setTimeout(() => resolve(undefined), timeoutMs)
     })
     try {
-      await Promise.race([turn, timeUp])
+      const ended = await Promise.race([turn, timeUp])
+      if (ended && isFinal(ended.status.state)) return ended
     } finally {
       clearTimeout(timer)
     }

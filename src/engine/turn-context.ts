@@ -1,4 +1,4 @@
-/** The SkillContext a running turn gets: its reports become task changes in the store. */
+/** The SkillContext a running turn gets: its reports become task changes, written in order. */
 import { randomUUID } from 'node:crypto'
 import type { Logger } from 'pino'
 import type { TaskChange } from '../domain/events.js'
@@ -7,9 +7,8 @@ import { now } from '../domain/model.js'
 import { agentMessage, contentOf, textPart } from '../domain/parts.js'
 import type { MessageContent } from '../domain/parts.js'
 import type { ArtifactInput, ChunkOptions, SkillContext, SkillOutcome } from '../skills/skill.js'
-import type { TaskStore } from '../store/task-store.js'
-import { TransitionRejectedError } from '../store/task-store.js'
 import type { Turn } from './turn.js'
+import type { TurnWriter } from './turn-writer.js'
 
 export class TurnContext implements SkillContext {
   readonly taskId: string
@@ -25,7 +24,7 @@ export class TurnContext implements SkillContext {
     task: Task,
     private readonly turn: Turn,
     private readonly parentLog: Logger,
-    private readonly store: TaskStore,
+    private readonly writer: TurnWriter,
   ) {
     this.taskId = task.id
     this.contextId = task.contextId
@@ -91,12 +90,8 @@ export class TurnContext implements SkillContext {
   }
 
   /** Once the task has ended (canceled, timed out), a skill's late reports are dropped. */
-  async #apply(change: TaskChange): Promise<void> {
-    if (this.turn.aborted) return
-    try {
-      await this.store.apply(this.taskId, change)
-    } catch (error) {
-      if (!(error instanceof TransitionRejectedError)) throw error
-    }
+  #apply(change: TaskChange): Promise<void> {
+    if (this.turn.aborted) return Promise.resolve()
+    return this.writer.report(change)
   }
 }

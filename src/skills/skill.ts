@@ -50,9 +50,13 @@ export interface SkillContext {
   /** Aborted when the task is canceled, times out, or the server shuts down. */
   readonly signal: AbortSignal
   readonly log: Logger
-  /** Report progress: a `working` status with this text. */
+  /**
+   * Report progress: a `working` status with this text. Reports are written in order, batched
+   * with what the turn does next; this resolves once the report is accepted (at once, unless many
+   * wait to be written), and the turn's outcome is recorded only after every report before it.
+   */
   progress(text: string): Promise<void>
-  /** Deliver an artifact (or a chunk of one); resolves to its id. */
+  /** Deliver an artifact (or a chunk of one); resolves to its id, accepted as `progress` is. */
   emitArtifact(artifact: ArtifactInput, chunk?: ChunkOptions): Promise<string>
   /** Outcomes, to `return` from `execute`. */
   complete(text?: string): SkillOutcome

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import pino from 'pino'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { TaskNotCancelableError } from '../../src/domain/errors.js'
 import type { Message } from '../../src/domain/model.js'
 import { textPart } from '../../src/domain/parts.js'
@@ -10,6 +10,7 @@ import { TaskService } from '../../src/engine/task-service.js'
 import { SkillRegistry } from '../../src/skills/registry.js'
 import type { Skill } from '../../src/skills/skill.js'
 import { defineSkill } from '../../src/skills/skill.js'
+import { echoSkill } from '../../src/skills/echo/index.js'
 import { MemoryEventLog } from '../../src/store/memory/event-log.js'
 import { MemoryTaskStore } from '../../src/store/memory/task-store.js'
 import { slowSkill, stuckSkill } from '../helpers/skills.js'
@@ -32,7 +33,7 @@ function engine(skills: Skill[], skillTimeoutMs = 0) {
     dispatcher,
     limits: { maxParts: 10, maxTextLength: 1000, maxFileBytes: 1000 },
   })
-  return { service, dispatcher, events }
+  return { service, dispatcher, events, store }
 }
 
 const userMessage = (text: string): Message => ({
@@ -144,5 +145,21 @@ describe('TaskService', () => {
     const final = await service.waitForFinal(task.id, 2000)
     expect(final.status.state).toBe('failed')
     await dispatcher.close(10)
+  })
+
+  it('writes a turn that emits and completes at once as one store change after the create', async () => {
+    const { service, store, events } = engine([echoSkill])
+    const apply = vi.spyOn(store, 'apply')
+    const applyAll = vi.spyOn(store, 'applyAll')
+    const { task } = await service.send({ message: userMessage('hi') })
+    const final = await service.waitForFinal(task.id, 5000)
+    expect(final.status.state).toBe('completed')
+    expect(final.artifacts).toHaveLength(1)
+    expect(apply).not.toHaveBeenCalled()
+    expect(applyAll).toHaveBeenCalledTimes(1)
+    const kinds = (await events.read(task.id)).map(({ event }) =>
+      event.kind === 'status-update' ? event.status.state : event.kind,
+    )
+    expect(kinds).toEqual(['submitted', 'working', 'artifact-update', 'completed'])
   })
 })

@@ -5,6 +5,7 @@
  * from the worker (directly, or through its `ended` channel), so a blocking send waits on that
  * rather than following the task's event log.
  */
+import type { Task } from '../../domain/model.js'
 import type { Logger } from 'pino'
 import { ServiceUnavailableError } from '../../domain/errors.js'
 import type { TaskState } from '../../domain/model.js'
@@ -28,8 +29,8 @@ export interface QueueDispatcherOptions {
 }
 
 interface Waiting {
-  resolve: () => void
-  ended: Promise<void>
+  resolve: (task?: Task) => void
+  ended: Promise<Task | undefined>
   since: number
   deadline: number
 }
@@ -72,12 +73,12 @@ export class QueueDispatcher implements Dispatcher {
     }
   }
 
-  /** A turn this process dispatched has ended (told by a worker). */
-  turnEnded(taskId: string): void {
+  /** A turn this process dispatched has ended (told by a worker; with its task, if local). */
+  turnEnded(taskId: string, task?: Task): void {
     const waiting = this.#waiting.get(taskId)
     if (!waiting) return
     this.#waiting.delete(taskId)
-    waiting.resolve()
+    waiting.resolve(task)
   }
 
   /** Settles the waits (all, or those older than `olderThan`) whose task is final or gone. */
@@ -108,8 +109,8 @@ export class QueueDispatcher implements Dispatcher {
   #expect(taskId: string): Waiting {
     // A previous wait for this task (its notice lost) ends now: a new turn has begun.
     this.turnEnded(taskId)
-    let resolve!: () => void
-    const ended = new Promise<void>((settle) => (resolve = settle))
+    let resolve!: (task?: Task) => void
+    const ended = new Promise<Task | undefined>((settle) => (resolve = settle))
     const since = Date.now()
     const waiting = { resolve, ended, since, deadline: since + this.#options.endedTimeoutMs }
     this.#waiting.set(taskId, waiting)

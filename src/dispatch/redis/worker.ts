@@ -12,6 +12,7 @@
  * - On close, the worker stops taking turns, waits the grace period, then hands the turns still
  *   running back to the queue for another worker, without failing their tasks.
  */
+import type { Task } from '../../domain/model.js'
 import { randomUUID } from 'node:crypto'
 import type { Redis } from 'ioredis'
 import type { Logger } from 'pino'
@@ -42,7 +43,7 @@ export interface QueueWorkerOptions {
   visibilityTimeoutMs: number
   maxAttempts: number
   /** Called once a turn that the process `origin` dispatched has ended. */
-  onEnded: (origin: string, taskId: string) => void
+  onEnded: (origin: string, taskId: string, task?: Task) => void
 }
 
 interface RunningTurn {
@@ -159,18 +160,18 @@ export class QueueWorker {
   }
 
   async #run(entry: QueuedTurn, turn: Turn): Promise<void> {
-    const recorded = await this.#options.runner.run(entry.taskId, turn)
+    const result = await this.#options.runner.run(entry.taskId, turn)
     // Released: another worker has the turn now (or gets it from close()).
     // Not recorded: the store failed; the entry stays pending and is reclaimed.
-    if (turn.reason === 'released' || !recorded) return
-    await this.#done(entry)
+    if (turn.reason === 'released' || !result.recorded) return
+    await this.#done(entry, result.task)
   }
 
   /** Tells a turn's dispatcher that it has ended, and acknowledges it. */
-  async #done(entry: QueuedTurn): Promise<void> {
+  async #done(entry: QueuedTurn, task?: Task): Promise<void> {
     const { queue, log, onEnded } = this.#options
     // The outcome is stored: a blocking send may answer while the acknowledgement travels.
-    onEnded(entry.origin, entry.taskId)
+    onEnded(entry.origin, entry.taskId, task)
     try {
       await queue.ack([entry.id])
     } catch (error) {
