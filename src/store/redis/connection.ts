@@ -18,10 +18,19 @@ export const connectionOptions: RedisOptions = {
   retryStrategy: (attempt) => Math.min(50 * 2 ** Math.min(attempt, 5), RECONNECT_CAP_MS),
   // An unroutable host fails the attempt in 2 s instead of the default 10 s.
   connectTimeout: 2000,
+  // Commands issued in one tick (by concurrent requests) leave in one write: fewer syscalls on
+  // both sides, and Redis answers them in one read.
+  enableAutoPipelining: true,
 }
 
-/** For a connection that blocks (XREAD, XREADGROUP): a commandTimeout would cut a BLOCK short. */
-export const blockingOptions: RedisOptions = { commandTimeout: undefined }
+/**
+ * For a connection that blocks (XREAD, XREADGROUP): a commandTimeout would cut a BLOCK short,
+ * and nothing may queue behind a BLOCK.
+ */
+export const blockingOptions: RedisOptions = {
+  commandTimeout: undefined,
+  enableAutoPipelining: false,
+}
 
 /** Opens a connection; `name` shows in CLIENT LIST. It connects in the background. */
 export function connectRedis(url: string, name: string, options: RedisOptions = {}): Redis {

@@ -88,7 +88,8 @@ export class RedisTaskStore implements TaskStore {
         [JSON.stringify(first), String(ttl), ...encodeTask(task)],
       ),
     )
-    const stored = reply.created ? structuredClone(task) : decodeTask(task.id, reply.fields)
+    // Redis holds its own copy now: the caller's object is handed back as it is.
+    const stored = reply.created ? task : decodeTask(task.id, reply.fields)
     // Also when the id was taken: it repairs an index step that a crash after create.lua lost.
     await this.#index.record(stored, this.#expiresAt(stored))
     return { task: stored, created: reply.created }
