@@ -11,6 +11,7 @@ import type { Config } from './config.js'
 import type { Backend } from './backends/backend.js'
 import { memoryBackend } from './backends/memory.js'
 import { redisBackend } from './backends/redis.js'
+import { ActiveTaskCap } from './engine/active-task-cap.js'
 import type { Dispatcher } from './engine/dispatcher.js'
 import { InlineDispatcher } from './engine/inline-dispatcher.js'
 import { Runner } from './engine/runner.js'
@@ -25,6 +26,7 @@ import { zodValidatorCompiler } from './http/zod-type-provider.js'
 import { loadSkills } from './skills/load.js'
 import { SkillRegistry } from './skills/registry.js'
 import type { Skill } from './skills/skill.js'
+import type { ActiveTasks } from './store/active-tasks.js'
 import type { EventLog } from './store/event-log.js'
 import type { TaskStore } from './store/task-store.js'
 
@@ -60,11 +62,18 @@ export async function buildApp(
   const store: StoreBackend = overrides.store ?? backend!
   // After the engine plugin's preClose has closed the dispatcher (running turns write to it).
   app.addHook('onClose', async () => store.close?.())
+  const activeTaskCap = new ActiveTaskCap({
+    activeTasks: store.activeTasks,
+    limit: config.MAX_ACTIVE_TASKS_PER_CALLER,
+    skillTimeoutMs: config.SKILL_TIMEOUT_MS,
+    log: app.log as Logger,
+  })
   const runner = new Runner({
     store: store.tasks,
     skills,
     log: app.log as Logger,
     skillTimeoutMs: config.SKILL_TIMEOUT_MS,
+    activeTaskCap,
   })
   const dispatcher =
     overrides.dispatcher?.(runner) ?? backend?.dispatcher(runner) ?? new InlineDispatcher(runner)
@@ -73,6 +82,7 @@ export async function buildApp(
     events: store.events,
     skills,
     dispatcher,
+    activeTaskCap,
     limits: {
       maxParts: config.MAX_PARTS,
       maxTextLength: config.MAX_TEXT_LENGTH,
@@ -115,6 +125,7 @@ export async function buildApp(
 interface StoreBackend {
   tasks: TaskStore
   events: EventLog
+  activeTasks: ActiveTasks
   close?(): void | Promise<void>
 }
 

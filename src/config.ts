@@ -54,6 +54,11 @@ export const ConfigSchema = z
     SEND_WAIT_MS: int(0).default(30_000),
     /** How long one turn of a skill may run before the task fails. 0 disables it. */
     SKILL_TIMEOUT_MS: int(0).default(300_000),
+    /**
+     * How many tasks one caller may have running (submitted or working) at once; a send past it
+     * is refused with 429. 0 removes the cap.
+     */
+    MAX_ACTIVE_TASKS_PER_CALLER: int(0).default(100),
     SSE_HEARTBEAT_MS: int(100).default(15_000),
     CARD_MAX_AGE_SECONDS: int(0).default(300),
     /**

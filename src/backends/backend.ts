@@ -4,12 +4,14 @@
  */
 import type { Dispatcher } from '../engine/dispatcher.js'
 import type { Runner } from '../engine/runner.js'
+import type { ActiveTasks } from '../store/active-tasks.js'
 import type { EventLog } from '../store/event-log.js'
 import type { TaskStore } from '../store/task-store.js'
 
 export interface Backend {
   tasks: TaskStore
   events: EventLog
+  activeTasks: ActiveTasks
   /** The dispatcher whose turns `runner` runs (where they run is the backend's business). */
   dispatcher(runner: Runner): Dispatcher
   /** The dependencies this process cannot reach right now; empty when it is ready. */

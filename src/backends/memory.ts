@@ -1,6 +1,7 @@
 /** The embedded default: tasks and events in this process's memory, turns run inline. */
 import type { Config } from '../config.js'
 import { InlineDispatcher } from '../engine/inline-dispatcher.js'
+import { MemoryActiveTasks } from '../store/memory/active-tasks.js'
 import { MemoryEventLog } from '../store/memory/event-log.js'
 import { MemoryTaskStore } from '../store/memory/task-store.js'
 import type { Backend } from './backend.js'
@@ -11,6 +12,7 @@ export function memoryBackend(config: Config): Backend {
   return {
     tasks,
     events,
+    activeTasks: new MemoryActiveTasks(),
     dispatcher: (runner) => new InlineDispatcher(runner),
     unreachable: () => Promise.resolve([]),
     close: async () => tasks.close(),

@@ -40,6 +40,7 @@ export function redisBackend(config: Config & { REDIS_URL: string }, log: Logger
   return {
     tasks: store.tasks,
     events: store.events,
+    activeTasks: store.activeTasks,
 
     dispatcher(runner) {
       const runsTurns = config.ROLE !== 'api'

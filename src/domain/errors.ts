@@ -13,6 +13,7 @@ export type A2AErrorCode =
   | 'UNKNOWN_SKILL'
   | 'INVALID_REQUEST'
   | 'LIMIT_EXCEEDED'
+  | 'ACTIVE_TASK_LIMIT'
   | 'MALFORMED_JSON'
   | 'UNSUPPORTED_CONTENT_TYPE'
   | 'PAYLOAD_TOO_LARGE'
@@ -92,6 +93,17 @@ export class LimitExceededError extends A2AError {
   readonly code = 'LIMIT_EXCEEDED'
   constructor(what: string, limit: number, field: string) {
     super(`${field}: ${what} exceeds the limit of ${limit}`, { field, limit })
+  }
+}
+
+/** The caller has as many running tasks as it may: it can retry once one of them ends. */
+export class ActiveTaskLimitError extends A2AError {
+  readonly code = 'ACTIVE_TASK_LIMIT'
+  constructor(limit: number) {
+    super(
+      `You already have ${limit} running task${limit === 1 ? '' : 's'}, the most this agent runs at once for one caller; retry once one has ended`,
+      { limit },
+    )
   }
 }
 

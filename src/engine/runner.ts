@@ -12,6 +12,8 @@ import { agentMessage, textPart } from '../domain/parts.js'
 import type { SkillOutcome } from '../skills/skill.js'
 import type { SkillRegistry } from '../skills/registry.js'
 import type { TaskStore } from '../store/task-store.js'
+import { isFinal } from '../domain/state-machine.js'
+import type { ActiveTaskCap } from './active-task-cap.js'
 import type { Turn } from './turn.js'
 import { TurnWriter } from './turn-writer.js'
 import { TurnContext } from './turn-context.js'
@@ -22,6 +24,8 @@ export interface RunnerOptions {
   log: Logger
   /** 0 disables the timeout. */
   skillTimeoutMs: number
+  /** Told when a task's turn has ended without handing it on. */
+  activeTaskCap?: ActiveTaskCap
 }
 
 /** How a turn ended: `recorded` false when the store failed before its writes were stored. */
@@ -44,6 +48,18 @@ export class Runner {
    * that a queue can run it again; recorded otherwise, with the task as the turn left it.
    */
   async run(taskId: string, turn: Turn): Promise<TurnResult> {
+    const result = await this.#run(taskId, turn)
+    // A released turn runs on elsewhere; an unrecorded one runs again.
+    if (result.recorded && turn.reason !== 'released') {
+      const task = result.task
+      if (task && isFinal(task.status.state)) {
+        await this.options.activeTaskCap?.release(task.owner, taskId)
+      }
+    }
+    return result
+  }
+
+  async #run(taskId: string, turn: Turn): Promise<TurnResult> {
     const { store, skills, log } = this.options
     const writer = new TurnWriter(store, taskId)
     try {
@@ -62,7 +78,8 @@ export class Runner {
       const outcome = await this.#execute(task, turn, writer)
       if (outcome === 'aborted') await writer.flush()
       else await writer.write(outcomeChange(outcome))
-      return { recorded: true, task: writer.task }
+      // A turn that wrote nothing (aborted at once) hands back the task as it found it.
+      return { recorded: true, task: writer.task ?? task }
     } catch (error) {
       log.error({ err: error, taskId }, 'turn failed outside the skill')
       return { recorded: false }

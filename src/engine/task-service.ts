@@ -21,6 +21,7 @@ import type { SkillRegistry } from '../skills/registry.js'
 import type { EventLog } from '../store/event-log.js'
 import type { TaskPage, TaskQuery, TaskStore } from '../store/task-store.js'
 import { TransitionRejectedError } from '../store/task-store.js'
+import type { ActiveTaskCap } from './active-task-cap.js'
 import type { Dispatcher } from './dispatcher.js'
 import { fingerprint } from './fingerprint.js'
 import type { MessageLimits } from './limits.js'
@@ -32,6 +33,8 @@ export interface TaskServiceOptions {
   events: EventLog
   skills: SkillRegistry
   dispatcher: Dispatcher
+  /** The per-caller cap on running tasks; none when absent. */
+  activeTaskCap?: ActiveTaskCap
   limits: MessageLimits
   /** sendMessage de-duplicates by (owner, messageId); false makes every message new (default true). */
   dedupeMessages?: boolean
@@ -101,12 +104,22 @@ export class TaskService {
       status,
       final: false,
     } as const
-    const result = await store.create(task, first)
+    const cap = this.options.activeTaskCap
+    await cap?.admit(input.owner, taskId, skill)
+    let result: { task: Task; created: boolean }
+    try {
+      result = await store.create(task, first)
+    } catch (error) {
+      await cap?.release(input.owner, taskId)
+      throw error
+    }
     if (!result.created) {
+      // A retry: the task counts as running only if it still is.
+      if (isFinal(result.task.status.state)) await cap?.release(input.owner, taskId)
       if (result.task.requestHash !== requestHash) throw new TaskIdConflictError(taskId)
       return result
     }
-    await this.#dispatch(taskId)
+    await this.#dispatch(taskId, input.owner)
     return result
   }
 
@@ -160,27 +173,37 @@ export class TaskService {
     }
     const accepted = this.options.skills.get(task.skillId)?.inputModes
     if (accepted) checkMediaTypes(input.message.parts, accepted)
-    return this.continue(taskId, input.message)
+    return this.continue(taskId, input.message, input.owner)
   }
 
   /** Answers an input-required task: appends the message and starts the next turn. */
-  async continue(taskId: string, message: Message): Promise<Task> {
+  async continue(taskId: string, message: Message, owner?: string): Promise<Task> {
+    const { store, skills, activeTaskCap: cap } = this.options
     checkMessageLimits(message, this.options.limits)
+    if (cap) {
+      const current = await this.get(taskId)
+      const skill = skills.get(current.skillId)
+      if (skill) await cap.admit(current.owner, taskId, skill)
+    }
+    let task: Task
     try {
-      const { task } = await this.options.store.apply(taskId, {
-        kind: 'status',
-        status: { state: 'working', timestamp: now() },
-        appendToHistory: [message],
-        from: CONTINUABLE,
-      })
-      await this.#dispatch(taskId)
-      return task
+      task = (
+        await store.apply(taskId, {
+          kind: 'status',
+          status: { state: 'working', timestamp: now() },
+          appendToHistory: [message],
+          from: CONTINUABLE,
+        })
+      ).task
     } catch (error) {
+      await cap?.release(owner, taskId)
       if (error instanceof TransitionRejectedError) {
         throw new InvalidTaskStateError(taskId, error.state, CONTINUABLE)
       }
       throw error
     }
+    await this.#dispatch(taskId, task.owner)
+    return task
   }
 
   /** Cancels a task that has not ended, and aborts its running turn. */
@@ -191,6 +214,7 @@ export class TaskService {
         status: { state: 'canceled', timestamp: now() },
       })
       await this.options.dispatcher.abort(taskId, 'canceled')
+      await this.options.activeTaskCap?.release(task.owner, taskId)
       return task
     } catch (error) {
       if (error instanceof TransitionRejectedError) {
@@ -201,7 +225,7 @@ export class TaskService {
   }
 
   /** A turn that cannot start (e.g. during shutdown) fails its task rather than leave it hanging. */
-  async #dispatch(taskId: string): Promise<void> {
+  async #dispatch(taskId: string, owner: string | undefined): Promise<void> {
     try {
       const { ended } = await this.options.dispatcher.dispatch(taskId)
       if (ended) {
@@ -222,6 +246,7 @@ export class TaskService {
           },
         })
         .catch(() => undefined)
+      await this.options.activeTaskCap?.release(owner, taskId)
       throw error
     }
   }

@@ -70,6 +70,19 @@ describe('several server processes on one Redis act as one server', () => {
     })
   })
 
+  it('holds a caller to one cap on running tasks across processes', async () => {
+    const env = { MAX_ACTIVE_TASKS_PER_CALLER: '1', SEND_WAIT_MS: '0' }
+    const [a, b] = await Promise.all([start('A', env), start('B', env)])
+    const running = taskFor('wait')
+    expect((await post(a.url, '/tasks/send', running)).status).toBe(200)
+    const refused = await post(b.url, '/tasks/send', taskFor('echo', 'hello'))
+    expect(refused.status).toBe(429)
+    expect(refused.body.error).toMatchObject({ code: 'ACTIVE_TASK_LIMIT', limit: 1 })
+
+    await post(b.url, `/tasks/${running.id}/cancel`)
+    expect((await post(b.url, '/tasks/send', taskFor('echo', 'hello'))).status).toBe(200)
+  })
+
   it('continues through B the input-required task sent to A', async () => {
     const [a, b] = await Promise.all([start('A'), start('B', { ROLE: 'api' })])
     const task = taskFor('ask')

@@ -3,6 +3,7 @@
  * Several server processes on one Redis behave as one server.
  */
 import type { Redis } from 'ioredis'
+import { RedisActiveTasks } from './active-tasks.js'
 import { RedisEventLog } from './event-log.js'
 import { assertUsablePrefix } from './keys.js'
 import { defineTaskScripts } from './scripts.js'
@@ -31,6 +32,7 @@ export function createRedisStore({ redis, prefix, terminalTtlSeconds }: RedisSto
   return {
     tasks,
     events,
+    activeTasks: new RedisActiveTasks(redis, prefix, scripts),
     /** Closes what the store opened (follower connections), not the caller's connection. */
     close: () => events.close(),
   }

@@ -9,6 +9,8 @@
  *   P tasks:{idx}:context:<id>   sorted set: the context's task ids, same score
  *   P tasks:{idx}:expiring       sorted set: retention records of terminal tasks, scored by
  *                                the time their keys expire (see task-index.ts)
+ *   P active:{<caller>}          sorted set: the caller's active task ids, scored by when their
+ *                                lease lapses (see active-tasks.ts); the caller URI-encoded
  *   P queue:{turns}              stream with the consumer group `workers`: one entry per turn
  *                                to run (see work-queue.ts); entries are deleted once done
  *   P queue:{turns}:cancel       pub/sub channel: ids of canceled tasks, to every worker
@@ -44,6 +46,11 @@ export function indexKeys(prefix: string) {
     context: (contextId: string) => `${base}:context:${contextId}`,
     expiring: `${base}:expiring`,
   }
+}
+
+/** One caller's active tasks (the per-caller cap); its own slot. */
+export function activeTaskKey(prefix: string, caller: string): string {
+  return `${prefix}active:{${encodeURIComponent(caller)}}`
 }
 
 /** The work queue stream and its channels; they share the `{turns}` slot. */

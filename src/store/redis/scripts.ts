@@ -15,6 +15,7 @@ export const SCRIPT_NAMES = {
   apply: 'a2aApplyV2',
   index: 'a2aIndexV1',
   unindex: 'a2aUnindexV1',
+  admit: 'a2aAdmitV1',
 } as const
 
 /** The work queue's scripts (work-queue.ts), registered by the queue's users only. */
@@ -66,6 +67,7 @@ export function defineTaskScripts(redis: Redis): TaskScripts {
     apply: runner('apply'),
     index: runner('index'),
     unindex: runner('unindex'),
+    admit: runner('admit'),
   }
 }
 

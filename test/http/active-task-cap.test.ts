@@ -1,0 +1,82 @@
+/** MAX_ACTIVE_TASKS_PER_CALLER as a user meets it, in each dialect. */
+import type { FastifyInstance } from 'fastify'
+import { afterEach, describe, expect, it } from 'vitest'
+import { echoSkill } from '../../src/skills/echo/index.js'
+import { testApp } from '../helpers/app.js'
+import { sendBody } from '../helpers/bodies.js'
+import { rpc, v10Message } from '../helpers/jsonrpc.js'
+import { askSkill, slowSkill } from '../helpers/skills.js'
+
+describe('the cap on a caller’s running tasks', () => {
+  let app: FastifyInstance
+  afterEach(() => app.close())
+
+  const capped = (limit: number) =>
+    testApp(
+      { MAX_ACTIVE_TASKS_PER_CALLER: String(limit), SEND_WAIT_MS: '0', DEFAULT_SKILL: 'slow' },
+      { skills: [slowSkill(), askSkill, echoSkill] },
+    )
+  const send = (body: object) => app.inject({ method: 'POST', url: '/tasks/send', payload: body })
+
+  it('refuses a send past the cap with 429, writing nothing, and admits one again after a cancel', async () => {
+    app = await capped(2)
+    const [first, second, third] = [sendBody('1'), sendBody('2'), sendBody('3')]
+    expect((await send(first)).statusCode).toBe(200)
+    expect((await send(second)).statusCode).toBe(200)
+
+    const refused = await send(third)
+    expect(refused.statusCode).toBe(429)
+    expect(refused.json()).toEqual({
+      error: {
+        code: 'ACTIVE_TASK_LIMIT',
+        message:
+          'You already have 2 running tasks, the most this agent runs at once for one caller; retry once one has ended',
+        limit: 2,
+        requestId: expect.any(String),
+      },
+    })
+    expect((await app.inject(`/tasks/${third.id}`)).statusCode).toBe(404)
+
+    // A retry of a running task is the same task, not another one.
+    expect((await send(first)).statusCode).toBe(200)
+
+    await app.inject({ method: 'POST', url: `/tasks/${first.id}/cancel` })
+    expect((await send(third)).statusCode).toBe(200)
+  })
+
+  it('frees a slot when a task completes, or waits for input', async () => {
+    app = await capped(1)
+    const ask = sendBody('colour?', { metadata: { skillId: 'ask' } })
+    const asked = await app.inject({
+      method: 'POST',
+      url: '/tasks/send',
+      payload: ask,
+    })
+    expect(asked.statusCode).toBe(200)
+    // SEND_WAIT_MS is 0: wait for the question.
+    await expect
+      .poll(async () => (await app.inject(`/tasks/${ask.id}`)).json().status.state)
+      .toBe('input-required')
+    for (let n = 0; n < 3; n++) {
+      const echo = sendBody(`echo ${n}`, { metadata: { skillId: 'echo' } })
+      expect((await send(echo)).statusCode).toBe(200)
+      await expect
+        .poll(async () => (await app.inject(`/tasks/${echo.id}`)).json().status.state)
+        .toBe('completed')
+    }
+  })
+
+  it('answers A2A 1.0 JSON-RPC with its error object', async () => {
+    app = await capped(1)
+    expect((await send(sendBody('1'))).statusCode).toBe(200)
+    const { body } = await rpc(app, 'SendMessage', {
+      message: v10Message('2'),
+      configuration: { returnImmediately: true },
+    })
+    expect(body.error).toMatchObject({
+      code: -32029,
+      message: expect.stringContaining('You already have 1 running task,'),
+      data: [expect.objectContaining({ reason: 'ACTIVE_TASK_LIMIT' })],
+    })
+  })
+})
