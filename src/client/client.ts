@@ -88,7 +88,7 @@ export class A2AClient {
   }
 
   /** Sends a message and waits for the answer: a task (terminal or waiting for input) or a reply. */
-  send(input: SendInput, options: SendOptions = {}): Promise<SendResult> {
+  async send(input: SendInput, options: SendOptions = {}): Promise<SendResult> {
     return this.#transport.send(this.#request(input), options)
   }
 
@@ -114,7 +114,7 @@ export class A2AClient {
   }
 
   /** Answers a task that asked for input (state `input-required`). */
-  continue(
+  async continue(
     task: { id: string; contextId: string },
     input: SendInput,
     options: SendOptions = {},
