@@ -101,9 +101,15 @@ export class CuttableProxy {
   sent = ''
   connections = 0
   target = 0
+  /** While true, new connections are dropped at once (the agent looks unreachable). */
+  refusing = false
 
   constructor() {
     this.#server = createServer((client) => {
+      if (this.refusing) {
+        client.destroy()
+        return
+      }
       this.connections++
       const upstream = connect(this.target, '127.0.0.1')
       for (const socket of [client, upstream]) {
