@@ -130,7 +130,10 @@ describe.each(dialects)('A2AClient speaking %s to this server', (dialect, option
   it('refuses a skill the card does not declare, naming the ones it does', async () => {
     const error = await client.send({ text: 'x', skill: 'translate' }).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(SkillNotDeclaredError)
-    expect(error).toMatchObject({ skillId: 'translate', offered: ['echo', 'ask', 'steps', 'wait', 'nap'] })
+    expect(error).toMatchObject({
+      skillId: 'translate',
+      offered: ['echo', 'ask', 'steps', 'wait', 'nap'],
+    })
     expect((error as Error).message).toBe(
       'The agent does not declare skill "translate"; it offers: echo, ask, steps, wait, nap',
     )

@@ -62,7 +62,10 @@ describe.each(dialects)('a dropped %s stream', (dialect, options) => {
   it('resumes after a forced disconnect and yields every event exactly once', async () => {
     const before = proxy.connections
     const events: StreamEvent[] = []
-    for await (const event of client.stream({ skill: 'steps', data: { steps: STEPS, delayMs: 40 } })) {
+    for await (const event of client.stream({
+      skill: 'steps',
+      data: { steps: STEPS, delayMs: 40 },
+    })) {
       events.push(event)
       if (event.kind === 'status-update' && textOf(event.status.message?.parts) === 'step 2') {
         proxy.cut()
@@ -82,7 +85,10 @@ describe.each(dialects)('a dropped %s stream', (dialect, options) => {
 
   it('catches up with a task that ended while the agent was unreachable', async () => {
     const events: StreamEvent[] = []
-    for await (const event of client.stream({ skill: 'steps', data: { steps: STEPS, delayMs: 30 } })) {
+    for await (const event of client.stream({
+      skill: 'steps',
+      data: { steps: STEPS, delayMs: 30 },
+    })) {
       events.push(event)
       if (event.kind === 'status-update' && textOf(event.status.message?.parts) === 'step 1') {
         proxy.refusing = true
@@ -123,7 +129,10 @@ describe.each(dialects)('a dropped %s stream', (dialect, options) => {
     })().catch((e: unknown) => e)
     proxy.refusing = false
     expect(error).toBeInstanceOf(StreamInterruptedError)
-    expect(error).toMatchObject({ attempts: 2, taskId: events[0]!.kind === 'task' && events[0]!.id })
+    expect(error).toMatchObject({
+      attempts: 2,
+      taskId: events[0]!.kind === 'task' && events[0]!.id,
+    })
     if (events[0]!.kind === 'task') await client.cancel(events[0]!.id)
   })
 })
