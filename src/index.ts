@@ -17,3 +17,4 @@ export type {
 } from './skills/skill.js'
 export type { EventLog } from './store/event-log.js'
 export type { TaskPage, TaskQuery, TaskStore } from './store/task-store.js'
+export * from './client/index.js'

@@ -27,7 +27,7 @@ export function stateFromV10(state: V10TaskState): TaskState | undefined {
   return entry?.[0] as TaskState | undefined
 }
 
-function partFromV10(part: V10Part, index: number): Part {
+export function partFromV10(part: V10Part, index: number): Part {
   const metadata = part.metadata && { metadata: part.metadata }
   const file = {
     ...(part.filename !== undefined && { name: part.filename }),

@@ -1,0 +1,92 @@
+/**
+ * An agent's error reply, in whichever dialect it came: a JSON-RPC error object, the seed
+ * dialect's `{error: {code, message}}`, or google.rpc.Status `{error: {code, status, message,
+ * details}}`. Whatever the shape, the agent's own code and message survive.
+ */
+import { AgentError } from './errors.js'
+
+/** A2A's names for the JSON-RPC codes, so that `reason` reads alike in every dialect. */
+const RPC_REASONS: Record<number, string> = {
+  [-32700]: 'PARSE_ERROR',
+  [-32600]: 'INVALID_REQUEST',
+  [-32601]: 'METHOD_NOT_FOUND',
+  [-32602]: 'INVALID_PARAMS',
+  [-32603]: 'INTERNAL',
+  [-32001]: 'TASK_NOT_FOUND',
+  [-32002]: 'TASK_NOT_CANCELABLE',
+  [-32003]: 'PUSH_NOTIFICATION_NOT_SUPPORTED',
+  [-32004]: 'UNSUPPORTED_OPERATION',
+  [-32005]: 'CONTENT_TYPE_NOT_SUPPORTED',
+  [-32006]: 'INVALID_AGENT_RESPONSE',
+  [-32007]: 'EXTENDED_AGENT_CARD_NOT_CONFIGURED',
+  [-32008]: 'EXTENSION_SUPPORT_REQUIRED',
+  [-32009]: 'VERSION_NOT_SUPPORTED',
+}
+
+export interface RpcErrorObject {
+  code: number
+  message: string
+  data?: unknown
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value)
+
+/** The ErrorInfo `reason` among google.rpc details, when there is one. */
+function errorInfoReason(details: unknown): string | undefined {
+  if (!Array.isArray(details)) return undefined
+  for (const detail of details) {
+    if (isRecord(detail) && typeof detail.reason === 'string') return detail.reason
+  }
+  return undefined
+}
+
+export function rpcAgentError(error: RpcErrorObject, status: number): AgentError {
+  return new AgentError(error.message, {
+    status,
+    code: error.code,
+    reason: errorInfoReason(error.data) ?? RPC_REASONS[error.code],
+    data: error.data,
+  })
+}
+
+export function isRpcErrorObject(value: unknown): value is RpcErrorObject {
+  return isRecord(value) && typeof value.code === 'number' && typeof value.message === 'string'
+}
+
+/** The AgentError a non-success reply stands for; an unreadable body becomes the message. */
+export function agentErrorOf(status: number, body: string): AgentError {
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(body)
+  } catch {
+    parsed = undefined
+  }
+  const error = isRecord(parsed) ? parsed.error : undefined
+  if (isRpcErrorObject(error) && 'jsonrpc' in (parsed as object)) {
+    return rpcAgentError(error, status)
+  }
+  if (isRecord(error) && typeof error.message === 'string') {
+    const { code, message, details, ...rest } = error
+    // google.rpc.Status: a numeric code (the HTTP status) and ErrorInfo details.
+    if (typeof code === 'number') {
+      return new AgentError(message, {
+        status,
+        code,
+        reason:
+          errorInfoReason(details) ?? (typeof rest.status === 'string' ? rest.status : undefined),
+        data: details,
+      })
+    }
+    if (typeof code === 'string') {
+      return new AgentError(message, {
+        status,
+        code,
+        reason: code,
+        ...(Object.keys(rest).length > 0 && { data: rest }),
+      })
+    }
+  }
+  const text = body.trim().slice(0, 2_000)
+  return new AgentError(text === '' ? `HTTP ${status}` : text, { status, code: status })
+}

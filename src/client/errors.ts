@@ -1,0 +1,108 @@
+/**
+ * What can go wrong when calling an agent, as classes a caller can tell apart. An agent's own
+ * error keeps its words: the HTTP status, the dialect's code, its message and its data.
+ */
+
+export class A2AClientError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options)
+    this.name = new.target.name
+  }
+}
+
+/** The Agent Card could not be fetched, or it is not a card this client can use. */
+export class AgentCardError extends A2AClientError {
+  constructor(
+    readonly url: string,
+    readonly reason: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`Agent Card at ${url} is not usable: ${reason}`, options)
+  }
+}
+
+/** The card does not declare the skill a caller asked for. */
+export class SkillNotDeclaredError extends A2AClientError {
+  constructor(
+    readonly skillId: string,
+    readonly offered: readonly string[],
+  ) {
+    super(
+      `The agent does not declare skill "${skillId}"; it offers: ${offered.join(', ') || '(none)'}`,
+    )
+  }
+}
+
+export interface AgentErrorFields {
+  /** The HTTP status of the reply that carried the error. */
+  status: number
+  /** The dialect's code: a JSON-RPC number (-32001) or the seed dialect's name (TASK_NOT_FOUND). */
+  code: number | string
+  /** The same error in A2A words for every dialect (TASK_NOT_FOUND, …) when it is known. */
+  reason?: string
+  /** JSON-RPC `error.data`, google.rpc `details`, or the seed error's other fields. */
+  data?: unknown
+}
+
+/** The agent answered with an error. `message` is the agent's own message, unchanged. */
+export class AgentError extends A2AClientError {
+  readonly status: number
+  readonly code: number | string
+  readonly reason: string | undefined
+  readonly data: unknown
+
+  constructor(message: string, fields: AgentErrorFields) {
+    super(message)
+    this.status = fields.status
+    this.code = fields.code
+    this.reason = fields.reason
+    this.data = fields.data
+  }
+}
+
+/** The agent answered, but not with anything its dialect allows (A2A's InvalidAgentResponse). */
+export class InvalidAgentResponseError extends A2AClientError {
+  constructor(
+    message: string,
+    readonly body?: string,
+  ) {
+    super(message)
+  }
+}
+
+/** The request never got an answer: refused, reset, or dropped mid-stream. */
+export class AgentUnreachableError extends A2AClientError {}
+
+/** The call took longer than its timeout. */
+export class A2ATimeoutError extends A2AClientError {
+  constructor(
+    what: string,
+    readonly timeoutMs: number,
+  ) {
+    super(`${what} timed out after ${timeoutMs} ms`)
+  }
+}
+
+/** The card says the agent does not stream; use `send` and `waitForCompletion` instead. */
+export class StreamingNotSupportedError extends A2AClientError {
+  constructor(agentName: string) {
+    super(`Agent "${agentName}" does not stream (capabilities.streaming is not true)`)
+  }
+}
+
+/** A stream dropped and could not be resumed within its retries. */
+export class StreamInterruptedError extends A2AClientError {
+  constructor(
+    readonly taskId: string,
+    readonly attempts: number,
+    cause: unknown,
+  ) {
+    super(`The stream of task ${taskId} dropped and ${attempts} reconnects failed`, { cause })
+  }
+}
+
+/** Worth another try: the connection, not the agent, failed. */
+export const isRetryable = (error: unknown): boolean =>
+  error instanceof AgentUnreachableError ||
+  error instanceof A2ATimeoutError ||
+  (error instanceof AgentError && [502, 503, 504].includes(error.status))

@@ -1,0 +1,96 @@
+/**
+ * Every TypeScript example of docs/client.md, run as written (only the port and the package
+ * import differ) against the built server started as `npm start` starts it; each must print
+ * exactly what the text block after it shows.
+ */
+import { execFile, execFileSync, spawn } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { freePort } from '../client/agents.js'
+
+const root = new URL('../../', import.meta.url).pathname
+const run = promisify(execFile)
+const MARKER = '@@@ example done @@@'
+
+/** Each ```ts block with the ```text block that follows it. */
+const examples = [
+  ...readFileSync(`${root}docs/client.md`, 'utf8').matchAll(
+    /```ts\n([\s\S]*?)```\n\nprints\n\n```text\n([\s\S]*?)```/g,
+  ),
+].map((match) => ({ code: match[1]!, prints: match[2]! }))
+
+describe('docs/client.md examples', () => {
+  let server: ChildProcess
+  let port: number
+  let dir: string
+
+  let outputs: string[] = []
+
+  beforeAll(async () => {
+    await startServer()
+    outputs = await runExamples()
+  }, 120_000)
+
+  async function startServer(): Promise<void> {
+    if (!existsSync(`${root}dist/client/index.js`)) {
+      execFileSync('npm', ['run', 'build'], { cwd: root })
+    }
+    dir = mkdtempSync(join(tmpdir(), 'client-docs-'))
+    port = await freePort()
+    server = spawn('node', ['dist/server.js'], {
+      cwd: root,
+      env: { ...process.env, PORT: String(port), LOG_LEVEL: 'warn' },
+      stdio: 'ignore',
+    })
+    for (let attempt = 0; attempt < 100; attempt++) {
+      const ready = await fetch(`http://127.0.0.1:${port}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      )
+      if (ready) return
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+    throw new Error('the server did not start')
+  }
+
+  /** One tsx process runs every example in turn (each is its own module), marking where each ends. */
+  async function runExamples(): Promise<string[]> {
+    const files = examples.map(({ code }, i) => {
+      const file = join(dir, `example-${i + 1}.mts`)
+      writeFileSync(
+        file,
+        code
+          .replaceAll("from 'a2a-fastify'", `from '${root}dist/index.js'`)
+          .replaceAll('localhost:3000', `localhost:${port}`),
+      )
+      return file
+    })
+    const runner = join(dir, 'run.mts')
+    writeFileSync(
+      runner,
+      `for (const file of ${JSON.stringify(files)}) {\n  await import(file)\n  console.log('${MARKER}')\n}\n`,
+    )
+    const { stdout } = await run(`${root}node_modules/.bin/tsx`, [runner], { cwd: root })
+    return stdout.split(`${MARKER}\n`)
+  }
+
+  afterAll(() => {
+    server.kill('SIGTERM')
+    rmSync(dir, { recursive: true, force: true })
+  })
+
+  it('has an example for each section', () => {
+    expect(examples.length).toBe(7)
+  })
+
+  it.each(examples.map((example, i) => [i + 1, example] as const))(
+    'example %i prints what the docs say',
+    (i, { prints }) => {
+      expect(outputs[i - 1]).toBe(prints)
+    },
+  )
+})
