@@ -18,19 +18,12 @@ export const connectionOptions: RedisOptions = {
   retryStrategy: (attempt) => Math.min(50 * 2 ** Math.min(attempt, 5), RECONNECT_CAP_MS),
   // An unroutable host fails the attempt in 2 s instead of the default 10 s.
   connectTimeout: 2000,
-  // Commands issued in one tick (by concurrent requests) leave in one write: fewer syscalls on
-  // both sides, and Redis answers them in one read.
-  enableAutoPipelining: true,
+  // No auto-pipelining: its queue holds a command issued during an outage until Redis is back,
+  // instead of failing it within one attempt (a turn's outcome would land late, not run again).
 }
 
-/**
- * For a connection that blocks (XREAD, XREADGROUP): a commandTimeout would cut a BLOCK short,
- * and nothing may queue behind a BLOCK.
- */
-export const blockingOptions: RedisOptions = {
-  commandTimeout: undefined,
-  enableAutoPipelining: false,
-}
+/** For a connection that blocks (XREAD, XREADGROUP): a commandTimeout would cut a BLOCK short. */
+export const blockingOptions: RedisOptions = { commandTimeout: undefined }
 
 /** Opens a connection; `name` shows in CLIENT LIST. It connects in the background. */
 export function connectRedis(url: string, name: string, options: RedisOptions = {}): Redis {
