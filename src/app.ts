@@ -16,6 +16,7 @@ import { InlineDispatcher } from './engine/inline-dispatcher.js'
 import { Runner } from './engine/runner.js'
 import { TaskService } from './engine/task-service.js'
 import engine from './http/plugins/engine.js'
+import rateLimits from './http/plugins/rate-limit.js'
 import requestId, { genReqId } from './http/plugins/request-id.js'
 import health from './http/routes/health.js'
 import { seedErrorHandler, seedNotFoundHandler } from './http/routes/seed/error-handler.js'
@@ -23,6 +24,7 @@ import seedDialect from './http/routes/seed/index.js'
 import a2aDialects from './http/routes/a2a.js'
 import { zodValidatorCompiler } from './http/zod-type-provider.js'
 import { loadSkills } from './skills/load.js'
+import { connectRedis } from './store/redis/connection.js'
 import { SkillRegistry } from './skills/registry.js'
 import type { Skill } from './skills/skill.js'
 import type { EventLog } from './store/event-log.js'
@@ -45,6 +47,7 @@ export async function buildApp(
       ? { loggerInstance: overrides.logger }
       : { logger: loggerOptions(config) }),
     bodyLimit: config.BODY_LIMIT,
+    trustProxy: config.TRUST_PROXY,
     genReqId,
     return503OnClosing: true,
   }) as unknown as FastifyInstance
@@ -82,6 +85,8 @@ export async function buildApp(
   })
 
   await app.register(requestId)
+  // Before the routes: it hooks every route registered after it.
+  if (config.RATE_LIMIT_MAX > 0) await app.register(rateLimits, rateLimitOptions(config))
   await app.register(engine, {
     tasks,
     agent: declareAgent(config, skills.list()),
@@ -124,6 +129,25 @@ function chooseBackend(config: Config, log: Logger): Backend {
   return REDIS_URL === undefined
     ? memoryBackend(config)
     : redisBackend({ ...config, REDIS_URL }, log)
+}
+
+/** Counters in Redis when the server runs on it, so every process spends one budget. */
+function rateLimitOptions(config: Config) {
+  const { REDIS_URL } = config
+  return {
+    max: config.RATE_LIMIT_MAX,
+    timeWindowMs: config.RATE_LIMIT_WINDOW_MS,
+    discoveryMax: config.RATE_LIMIT_DISCOVERY_MAX,
+    ...(REDIS_URL !== undefined && {
+      // No offline queue and a short timeout: while Redis is away, requests pass at once.
+      redis: () =>
+        connectRedis(REDIS_URL, 'a2a:rate-limit', {
+          enableOfflineQueue: false,
+          commandTimeout: 500,
+        }),
+      keyPrefix: config.REDIS_KEY_PREFIX,
+    }),
+  }
 }
 
 function loggerOptions(config: Config) {

@@ -71,6 +71,7 @@ export class TaskService {
     const { store, skills, limits } = this.options
     checkMessageLimits(input.message, limits)
     const skill = skills.resolve(skillIdOf(input))
+    skills.checkInput(skill.id, input.message)
     const taskId = input.taskId ?? randomUUID()
     const requestHash = fingerprint({
       skillId: skill.id,
@@ -166,6 +167,10 @@ export class TaskService {
   /** Answers an input-required task: appends the message and starts the next turn. */
   async continue(taskId: string, message: Message): Promise<Task> {
     checkMessageLimits(message, this.options.limits)
+    // Data parts must match the skill's inputSchema; the task is read only when there are some.
+    if (message.parts.some((part) => part.kind === 'data')) {
+      this.options.skills.checkInput((await this.get(taskId)).skillId, message)
+    }
     try {
       const { task } = await this.options.store.apply(taskId, {
         kind: 'status',
