@@ -16,6 +16,7 @@ import { InlineDispatcher } from './engine/inline-dispatcher.js'
 import { Runner } from './engine/runner.js'
 import { TaskService } from './engine/task-service.js'
 import engine from './http/plugins/engine.js'
+import jsonDepth from './http/plugins/json-depth.js'
 import rateLimits from './http/plugins/rate-limit.js'
 import requestId, { genReqId } from './http/plugins/request-id.js'
 import health from './http/routes/health.js'
@@ -87,6 +88,7 @@ export async function buildApp(
   await app.register(requestId)
   // Before the routes: it hooks every route registered after it.
   if (config.RATE_LIMIT_MAX > 0) await app.register(rateLimits, rateLimitOptions(config))
+  await app.register(jsonDepth, { maxDepth: config.MAX_JSON_DEPTH })
   await app.register(engine, {
     tasks,
     agent: declareAgent(config, skills.list()),
