@@ -85,6 +85,8 @@ export async function buildApp(
     dedupeMessages: config.MESSAGE_DEDUP,
   })
 
+  // Set first, so that every plugin registered below inherits it unless it sets its own.
+  app.setErrorHandler(seedErrorHandler(config.BODY_LIMIT))
   await app.register(requestId)
   // Before the routes: it hooks every route registered after it.
   if (config.RATE_LIMIT_MAX > 0) await app.register(rateLimits, rateLimitOptions(config))
@@ -115,7 +117,6 @@ export async function buildApp(
 
   // Outside any dialect (unknown routes, probes) errors take the brief's shape.
   app.setNotFoundHandler(seedNotFoundHandler)
-  app.setErrorHandler(seedErrorHandler(config.BODY_LIMIT))
   return app
 }
 
