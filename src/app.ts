@@ -15,6 +15,7 @@ import type { Dispatcher } from './engine/dispatcher.js'
 import { InlineDispatcher } from './engine/inline-dispatcher.js'
 import { Runner } from './engine/runner.js'
 import { TaskService } from './engine/task-service.js'
+import { frameworkErrorHandler } from './http/framework-errors.js'
 import engine from './http/plugins/engine.js'
 import jsonDepth from './http/plugins/json-depth.js'
 import rateLimits from './http/plugins/rate-limit.js'
@@ -50,6 +51,7 @@ export async function buildApp(
     bodyLimit: config.BODY_LIMIT,
     trustProxy: config.TRUST_PROXY,
     genReqId,
+    frameworkErrors: frameworkErrorHandler,
     return503OnClosing: true,
   }) as unknown as FastifyInstance
   app.setValidatorCompiler(zodValidatorCompiler)
