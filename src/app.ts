@@ -16,7 +16,10 @@ import type { Dispatcher } from './engine/dispatcher.js'
 import { InlineDispatcher } from './engine/inline-dispatcher.js'
 import { Runner } from './engine/runner.js'
 import { TaskService } from './engine/task-service.js'
+import { frameworkErrorHandler } from './http/framework-errors.js'
 import engine from './http/plugins/engine.js'
+import jsonDepth from './http/plugins/json-depth.js'
+import rateLimits from './http/plugins/rate-limit.js'
 import requestId, { genReqId } from './http/plugins/request-id.js'
 import health from './http/routes/health.js'
 import { seedErrorHandler, seedNotFoundHandler } from './http/routes/seed/error-handler.js'
@@ -24,9 +27,11 @@ import seedDialect from './http/routes/seed/index.js'
 import a2aDialects from './http/routes/a2a.js'
 import { zodValidatorCompiler } from './http/zod-type-provider.js'
 import { loadSkills } from './skills/load.js'
+import { connectRedis } from './store/redis/connection.js'
 import { SkillRegistry } from './skills/registry.js'
 import type { Skill } from './skills/skill.js'
 import type { ActiveTasks } from './store/active-tasks.js'
+import { MemoryActiveTasks } from './store/memory/active-tasks.js'
 import type { EventLog } from './store/event-log.js'
 import type { TaskStore } from './store/task-store.js'
 
@@ -47,7 +52,9 @@ export async function buildApp(
       ? { loggerInstance: overrides.logger }
       : { logger: loggerOptions(config) }),
     bodyLimit: config.BODY_LIMIT,
+    trustProxy: config.TRUST_PROXY,
     genReqId,
+    frameworkErrors: frameworkErrorHandler,
     return503OnClosing: true,
   }) as unknown as FastifyInstance
   app.setValidatorCompiler(zodValidatorCompiler)
@@ -63,7 +70,7 @@ export async function buildApp(
   // After the engine plugin's preClose has closed the dispatcher (running turns write to it).
   app.addHook('onClose', async () => store.close?.())
   const activeTaskCap = new ActiveTaskCap({
-    activeTasks: store.activeTasks,
+    activeTasks: store.activeTasks ?? new MemoryActiveTasks(),
     limit: config.MAX_ACTIVE_TASKS_PER_CALLER,
     skillTimeoutMs: config.SKILL_TIMEOUT_MS,
     log: app.log as Logger,
@@ -91,7 +98,12 @@ export async function buildApp(
     dedupeMessages: config.MESSAGE_DEDUP,
   })
 
+  // Set first, so that every plugin registered below inherits it unless it sets its own.
+  app.setErrorHandler(seedErrorHandler(config.BODY_LIMIT))
   await app.register(requestId)
+  // Before the routes: it hooks every route registered after it.
+  if (config.RATE_LIMIT_MAX > 0) await app.register(rateLimits, rateLimitOptions(config))
+  await app.register(jsonDepth, { maxDepth: config.MAX_JSON_DEPTH })
   await app.register(engine, {
     tasks,
     agent: declareAgent(config, skills.list()),
@@ -118,14 +130,14 @@ export async function buildApp(
 
   // Outside any dialect (unknown routes, probes) errors take the brief's shape.
   app.setNotFoundHandler(seedNotFoundHandler)
-  app.setErrorHandler(seedErrorHandler(config.BODY_LIMIT))
   return app
 }
 
 interface StoreBackend {
   tasks: TaskStore
   events: EventLog
-  activeTasks: ActiveTasks
+  /** In this process when absent. */
+  activeTasks?: ActiveTasks
   close?(): void | Promise<void>
 }
 
@@ -135,6 +147,25 @@ function chooseBackend(config: Config, log: Logger): Backend {
   return REDIS_URL === undefined
     ? memoryBackend(config)
     : redisBackend({ ...config, REDIS_URL }, log)
+}
+
+/** Counters in Redis when the server runs on it, so every process spends one budget. */
+function rateLimitOptions(config: Config) {
+  const { REDIS_URL } = config
+  return {
+    max: config.RATE_LIMIT_MAX,
+    timeWindowMs: config.RATE_LIMIT_WINDOW_MS,
+    discoveryMax: config.RATE_LIMIT_DISCOVERY_MAX,
+    ...(REDIS_URL !== undefined && {
+      // No offline queue and a short timeout: while Redis is away, requests pass at once.
+      redis: () =>
+        connectRedis(REDIS_URL, 'a2a:rate-limit', {
+          enableOfflineQueue: false,
+          commandTimeout: 500,
+        }),
+      keyPrefix: config.REDIS_KEY_PREFIX,
+    }),
+  }
 }
 
 function loggerOptions(config: Config) {

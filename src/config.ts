@@ -50,6 +50,8 @@ export const ConfigSchema = z
     MAX_TEXT_LENGTH: int(1).default(262_144),
     /** Largest inline file (`bytes`, base64), in characters. */
     MAX_FILE_BYTES: int(0).default(524_288),
+    /** Deepest nesting of arrays and objects in a JSON body; deeper bodies are refused. */
+    MAX_JSON_DEPTH: int(2, 10_000).default(64),
     /** How long a blocking send waits for a terminal or input-required state before answering. */
     SEND_WAIT_MS: int(0).default(30_000),
     /** How long one turn of a skill may run before the task fails. 0 disables it. */
@@ -78,6 +80,31 @@ export const ConfigSchema = z
     TASK_RETENTION_SECONDS: int(0).default(3600),
     /** How long shutdown waits for running skills before aborting them. */
     SHUTDOWN_GRACE_MS: int(0).default(10_000),
+
+    /**
+     * Requests per caller (the token's subject; the client address before authentication) per
+     * window, over every route but the probes and the public cards. 0 turns rate limits off.
+     */
+    RATE_LIMIT_MAX: int(0).default(1000),
+    RATE_LIMIT_WINDOW_MS: int(1000).default(60_000),
+    /** Requests per client address per window to each public Agent Card. 0: no limit on them. */
+    RATE_LIMIT_DISCOVERY_MAX: int(0).default(300),
+    /**
+     * Which proxies may set X-Forwarded-For (the client address that rate limits key on):
+     * `false`, `true`, a hop count, or comma-separated addresses/CIDRs.
+     */
+    TRUST_PROXY: z
+      .string()
+      .default('false')
+      .transform((value): boolean | string[] | ((address: string, hop: number) => boolean) => {
+        if (value === 'true' || value === 'false') return value === 'true'
+        // A hop count: trust that many proxies in front of this server.
+        if (/^\d+$/.test(value)) return (_address, hop) => hop < Number(value)
+        return value
+          .split(',')
+          .map((item) => item.trim())
+          .filter(Boolean)
+      }),
 
     /** Redis for tasks, events and the work queue; unset keeps everything in this process. */
     REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),

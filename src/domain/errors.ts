@@ -27,6 +27,7 @@ export type A2AErrorCode =
   | 'CONTENT_TYPE_NOT_SUPPORTED'
   | 'METHOD_NOT_FOUND'
   | 'INVALID_RPC_REQUEST'
+  | 'RATE_LIMITED'
 
 export abstract class A2AError extends Error {
   abstract readonly code: A2AErrorCode
@@ -207,4 +208,36 @@ export class MethodNotFoundError extends A2AError {
 /** A JSON-RPC envelope that is not a valid request object (no `jsonrpc: "2.0"`, no method, …). */
 export class InvalidRpcRequestError extends A2AError {
   readonly code = 'INVALID_RPC_REQUEST'
+}
+
+/** Too many requests from one caller (or address) in the current window. */
+export class RateLimitedError extends A2AError {
+  readonly code = 'RATE_LIMITED'
+  /** Seconds until the window resets; also sent as `Retry-After`. */
+  readonly retryAfterSeconds: number
+  constructor(limit: number, retryAfterSeconds: number) {
+    super(
+      `Rate limit exceeded: at most ${limit} requests per window; retry in ${retryAfterSeconds} s`,
+      {
+        limit,
+        retryAfterSeconds,
+      },
+    )
+    this.retryAfterSeconds = retryAfterSeconds
+  }
+}
+
+/**
+ * A message's data input does not match its skill's `inputSchema`. `field` is the path into the
+ * request; `pointer` the JSON pointer into the data input the skill would see.
+ */
+export class SkillInputInvalidError extends A2AError {
+  readonly code = 'INVALID_REQUEST'
+  constructor(skillId: string, field: string, pointer: string, problem: string) {
+    super(`${field}: ${problem} (the input schema of skill "${skillId}")`, {
+      field,
+      pointer,
+      skillId,
+    })
+  }
 }

@@ -74,6 +74,7 @@ export class TaskService {
     const { store, skills, limits } = this.options
     checkMessageLimits(input.message, limits)
     const skill = skills.resolve(skillIdOf(input))
+    skills.checkInput(skill.id, input.message)
     const taskId = input.taskId ?? randomUUID()
     const requestHash = fingerprint({
       skillId: skill.id,
@@ -180,10 +181,13 @@ export class TaskService {
   async continue(taskId: string, message: Message, owner?: string): Promise<Task> {
     const { store, skills, activeTaskCap: cap } = this.options
     checkMessageLimits(message, this.options.limits)
-    if (cap) {
+    // The skill's inputSchema and the cap need the task; it is read only when one applies.
+    const hasData = message.parts.some((part) => part.kind === 'data')
+    if (cap || hasData) {
       const current = await this.get(taskId)
+      if (hasData) skills.checkInput(current.skillId, message)
       const skill = skills.get(current.skillId)
-      if (skill) await cap.admit(current.owner, taskId, skill)
+      if (cap && skill) await cap.admit(current.owner, taskId, skill)
     }
     let task: Task
     try {

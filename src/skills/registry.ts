@@ -1,17 +1,29 @@
 /** The skills an agent serves, and which one runs when a request names none. */
 import { ConfigError } from '../domain/config-error.js'
 import { UnknownSkillError } from '../domain/errors.js'
+import type { Message } from '../domain/model.js'
+import { inputSchemaCompiler, type InputCheck } from './input-schema.js'
 import type { Skill } from './skill.js'
 
 export class SkillRegistry {
   readonly #skills = new Map<string, Skill>()
+  readonly #inputChecks = new Map<string, InputCheck>()
   readonly defaultSkill: Skill
 
   constructor(skills: readonly Skill[], defaultSkillId?: string) {
+    const compile = inputSchemaCompiler()
     for (const skill of skills) {
       if (this.#skills.has(skill.id))
         throw new ConfigError([`two skills share the id "${skill.id}"`])
       this.#skills.set(skill.id, skill)
+      if (skill.inputSchema === undefined) continue
+      try {
+        this.#inputChecks.set(skill.id, compile(skill.id, skill.inputSchema))
+      } catch (error) {
+        throw new ConfigError([
+          `skill "${skill.id}": inputSchema is not a valid JSON Schema: ${(error as Error).message}`,
+        ])
+      }
     }
     const first = skills[0]
     if (!first) throw new ConfigError(['BUNDLED_SKILLS and SKILL_MODULES name no skill'])
@@ -30,6 +42,14 @@ export class SkillRegistry {
     const skill = this.#skills.get(skillId)
     if (!skill) throw new UnknownSkillError(skillId, this.ids())
     return skill
+  }
+
+  /**
+   * Checks a message's data input against the skill's `inputSchema` (see input-schema.ts);
+   * throws SkillInputInvalidError, naming the field. A skill without a schema takes any input.
+   */
+  checkInput(skillId: string, message: Message): void {
+    this.#inputChecks.get(skillId)?.(message)
   }
 
   get(skillId: string): Skill | undefined {

@@ -2,7 +2,7 @@
  * The A2A operations every 0.2+ dialect offers (JSON-RPC 1.0 and 0.3, HTTP+JSON 1.0), on the
  * internal model: dialects decode their request, call one of these, and encode what it returns.
  */
-import { UnsupportedOperationError } from '../../domain/errors.js'
+import { TaskNotFoundError, UnsupportedOperationError } from '../../domain/errors.js'
 import type { TaskEvent } from '../../domain/events.js'
 import type { Task, TaskState } from '../../domain/model.js'
 import { isFinal, isTerminal } from '../../domain/state-machine.js'
@@ -22,6 +22,16 @@ export interface ListInput {
 
 export const DEFAULT_PAGE_SIZE = 50
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+/**
+ * Every task id is a UUID (the server's, or a seed client's), so any other id names no task:
+ * it is TaskNotFound, as the spec asks for an unknown id, without a trip to the store.
+ */
+function checkTaskId(taskId: string | undefined): void {
+  if (taskId !== undefined && !UUID.test(taskId)) throw new TaskNotFoundError(taskId)
+}
+
 export class A2AOperations {
   constructor(
     private readonly tasks: TaskService,
@@ -31,6 +41,7 @@ export class A2AOperations {
 
   /** Sends; a blocking send answers once the task is terminal or interrupted (or time is up). */
   async send(input: MessageInput, blocking: boolean): Promise<Task> {
+    checkTaskId(input.taskId)
     const { task } = await this.tasks.sendMessage(input)
     if (!blocking || isFinal(task.status.state)) return task
     return this.tasks.waitForFinal(task.id, this.sendWaitMs)
@@ -41,6 +52,7 @@ export class A2AOperations {
    * caller answers errors as plain replies, not as a broken stream.
    */
   async stream(input: MessageInput, signal: AbortSignal): Promise<AsyncIterable<StreamItem>> {
+    checkTaskId(input.taskId)
     const { task, created } = await this.tasks.sendMessage(input)
     // A new task's log begins with its creation, which the snapshot already shows.
     if (created) return this.#follow(task, undefined, signal, true)
@@ -54,6 +66,7 @@ export class A2AOperations {
     owner: string | undefined,
     signal: AbortSignal,
   ): Promise<AsyncIterable<StreamItem>> {
+    checkTaskId(taskId)
     const { task, cursor } = await this.tasks.snapshot(taskId, owner)
     const { state } = task.status
     if (isTerminal(state)) {
@@ -65,11 +78,13 @@ export class A2AOperations {
     return this.#follow(task, cursor, signal, false, true)
   }
 
-  get(taskId: string, owner: string | undefined): Promise<Task> {
+  async get(taskId: string, owner: string | undefined): Promise<Task> {
+    checkTaskId(taskId)
     return this.tasks.getFor(taskId, owner)
   }
 
   async cancel(taskId: string, owner: string | undefined): Promise<Task> {
+    checkTaskId(taskId)
     await this.tasks.getFor(taskId, owner)
     return this.tasks.cancel(taskId)
   }

@@ -13,6 +13,7 @@ import { protocolVersionOf } from '../../protocol/a2a/versions.js'
 import { renderV03Card } from '../../protocol/v03/card.js'
 import { renderV10Card } from '../../protocol/v10/card.js'
 import { v10RestErrorReply } from '../../protocol/v10/errors.js'
+import { toA2AError } from '../errors.js'
 
 export const AGENT_CARD_PATH = '/.well-known/agent-card.json'
 
@@ -42,6 +43,13 @@ const agentCard: FastifyPluginAsync<AgentCardRoutesOptions> = async (app, option
   // The cards change only when the process restarts with a new declaration.
   const lastModified = new Date().toUTCString()
   const cacheControl = `public, max-age=${options.cardMaxAgeSeconds}`
+
+  // Errors from hooks (a rate limit) leave in the same shape as a bad version: 1.0's.
+  app.setErrorHandler((error, request, reply) => {
+    const { statusCode, body } = v10RestErrorReply(toA2AError(error, { bodyLimit: 0 }))
+    if (statusCode >= 500) request.log.error({ err: error }, 'request failed')
+    return reply.code(statusCode).send(body)
+  })
 
   app.get(AGENT_CARD_PATH, { logLevel: 'warn' }, async (request, reply) => {
     reply.header('vary', 'A2A-Version')

@@ -29,12 +29,15 @@ const RPC_CODE: Record<A2AErrorCode, number> = {
   ROUTE_NOT_FOUND: -32601,
   SERVICE_UNAVAILABLE: -32603,
   INTERNAL_ERROR: -32603,
+  // 0.3 defines no rate-limit error; -32010 is the 0.1 draft's RateLimitExceeded, unused since.
+  RATE_LIMITED: -32010,
 }
 
 const HTTP_STATUS: Partial<Record<A2AErrorCode, number>> = {
   PAYLOAD_TOO_LARGE: 413,
   SERVICE_UNAVAILABLE: 503,
   INTERNAL_ERROR: 500,
+  RATE_LIMITED: 429,
 }
 
 export function v03RpcErrorReply(error: A2AError, id: JsonRpcId) {

@@ -9,6 +9,12 @@ const OptionalId = z
   .string({ error: 'must be a string' })
   .optional()
   .transform((value) => (value === '' ? undefined : value))
+/** A client may name a context; its id is stored and indexed, so it is kept short. */
+const ContextId = z
+  .string({ error: 'must be a string' })
+  .max(256, 'must be at most 256 characters')
+  .optional()
+  .transform((value) => (value === '' ? undefined : value))
 
 const V03File = z
   .object({
@@ -39,7 +45,7 @@ export type V03Part = z.infer<typeof V03Part>
 export const V03Message = z.object({
   kind: z.literal('message').optional(),
   messageId: z.string({ error: 'is required' }).min(1, 'is required'),
-  contextId: OptionalId,
+  contextId: ContextId,
   taskId: OptionalId,
   role: z.literal('user', { error: 'a caller sends messages with role "user"' }),
   parts: z.array(V03Part, { error: 'is required' }).min(1, 'a message needs at least one part'),

@@ -57,13 +57,22 @@ const TABLE: Record<A2AErrorCode, Mapping> = {
   ROUTE_NOT_FOUND: A2A(-32601, 'METHOD_NOT_FOUND', 404, 'NOT_FOUND'),
   SERVICE_UNAVAILABLE: A2A(-32603, 'SERVICE_UNAVAILABLE', 503, 'UNAVAILABLE'),
   INTERNAL_ERROR: A2A(-32603, 'INTERNAL', 500, 'INTERNAL'),
+  // 1.0 defines no rate-limit error; -32010 is the 0.1 draft's RateLimitExceeded, unused since.
+  RATE_LIMITED: A2A(-32010, 'RATE_LIMIT_EXCEEDED', 429, 'RESOURCE_EXHAUSTED'),
 }
+
+/** Statuses a JSON-RPC reply keeps, as proxies and HTTP clients act on them. */
+const HTTP_ANSWERED = new Set([413, 429])
 
 export const ERROR_INFO_TYPE = 'type.googleapis.com/google.rpc.ErrorInfo'
 export const BAD_REQUEST_TYPE = 'type.googleapis.com/google.rpc.BadRequest'
+export const RETRY_INFO_TYPE = 'type.googleapis.com/google.rpc.RetryInfo'
 export const ERROR_DOMAIN = 'a2a-protocol.org'
 
-/** ErrorInfo first; a BadRequest field violation when the error names a field. */
+/**
+ * ErrorInfo first; a BadRequest field violation when the error names a field; a RetryInfo when
+ * the caller should wait.
+ */
 function errorDetails(error: A2AError, reason: string): Record<string, unknown>[] {
   const metadata = Object.fromEntries(
     Object.entries(error.details).map(([key, value]) => [key, String(value)]),
@@ -83,16 +92,20 @@ function errorDetails(error: A2AError, reason: string): Record<string, unknown>[
       fieldViolations: [{ field, description: error.message }],
     })
   }
+  const retryAfter = error.details.retryAfterSeconds
+  if (typeof retryAfter === 'number') {
+    details.push({ '@type': RETRY_INFO_TYPE, retryDelay: `${retryAfter}s` })
+  }
   return details
 }
 
 /**
- * The JSON-RPC reply: HTTP 200 like every JSON-RPC answer, except that a server fault is 5xx
- * and an oversized body 413 (both still carry a JSON-RPC error object).
+ * The JSON-RPC reply: HTTP 200 like every JSON-RPC answer, except that a server fault is 5xx,
+ * an oversized body 413 and a rate limit 429 (all still carry a JSON-RPC error object).
  */
 export function v10RpcErrorReply(error: A2AError, id: JsonRpcId) {
   const mapping = TABLE[error.code]
-  const statusCode = mapping.http >= 500 || mapping.http === 413 ? mapping.http : 200
+  const statusCode = mapping.http >= 500 || HTTP_ANSWERED.has(mapping.http) ? mapping.http : 200
   return {
     statusCode,
     body: rpcError(id, {

@@ -11,6 +11,12 @@ const OptionalId = z
   .string({ error: 'must be a string' })
   .optional()
   .transform((value) => (value === '' ? undefined : value))
+/** A client may name a context; its id is stored and indexed, so it is kept short. */
+const ContextId = z
+  .string({ error: 'must be a string' })
+  .max(256, 'must be at most 256 characters')
+  .optional()
+  .transform((value) => (value === '' ? undefined : value))
 const HistoryLength = z.number({ error: 'must be a number' }).int().min(0)
 
 export const V10TaskState = z.enum([
@@ -46,7 +52,7 @@ export type V10Part = z.infer<typeof V10Part>
 
 export const V10Message = z.object({
   messageId: z.string({ error: 'is required' }).min(1, 'is required'),
-  contextId: OptionalId,
+  contextId: ContextId,
   taskId: OptionalId,
   // The engine runs skills on the caller's messages; a caller speaks as the user.
   role: z.literal('ROLE_USER', { error: 'a caller sends messages with role ROLE_USER' }),
@@ -92,7 +98,7 @@ const Timestamp = z
 
 export const ListTasksRequest = z.object({
   tenant: Tenant,
-  contextId: OptionalId,
+  contextId: ContextId,
   status: V10TaskState.optional(),
   pageSize: z.number().int().min(1).max(100).optional(),
   pageToken: OptionalId,
