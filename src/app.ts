@@ -7,6 +7,7 @@ import Fastify from 'fastify'
 import type { FastifyInstance } from 'fastify'
 import type { Logger } from 'pino'
 import { declareAgent } from './agent.js'
+import { auditedStore, openAuditTrail } from './audit/index.js'
 import type { Config } from './config.js'
 import type { Backend } from './backends/backend.js'
 import { memoryBackend } from './backends/memory.js'
@@ -15,6 +16,7 @@ import type { Dispatcher } from './engine/dispatcher.js'
 import { InlineDispatcher } from './engine/inline-dispatcher.js'
 import { Runner } from './engine/runner.js'
 import { TaskService } from './engine/task-service.js'
+import audit from './http/plugins/audit.js'
 import engine from './http/plugins/engine.js'
 import requestId, { genReqId } from './http/plugins/request-id.js'
 import health from './http/routes/health.js'
@@ -56,12 +58,15 @@ export async function buildApp(
     overrides.skills ?? (await loadSkills(config.BUNDLED_SKILLS, config.SKILL_MODULES)),
     config.DEFAULT_SKILL,
   )
+  const trail = await openAuditTrail(config, app.log as Logger)
   const backend = overrides.store ? undefined : chooseBackend(config, app.log as Logger)
   const store: StoreBackend = overrides.store ?? backend!
   // After the engine plugin's preClose has closed the dispatcher (running turns write to it).
   app.addHook('onClose', async () => store.close?.())
+  // Every task write is audited, whichever process makes it (API or worker).
+  const taskStore = trail.enabled ? auditedStore(store.tasks, trail) : store.tasks
   const runner = new Runner({
-    store: store.tasks,
+    store: taskStore,
     skills,
     log: app.log as Logger,
     skillTimeoutMs: config.SKILL_TIMEOUT_MS,
@@ -69,7 +74,7 @@ export async function buildApp(
   const dispatcher =
     overrides.dispatcher?.(runner) ?? backend?.dispatcher(runner) ?? new InlineDispatcher(runner)
   const tasks = new TaskService({
-    store: store.tasks,
+    store: taskStore,
     events: store.events,
     skills,
     dispatcher,
@@ -82,6 +87,7 @@ export async function buildApp(
   })
 
   await app.register(requestId)
+  await app.register(audit, { trail, flushTimeoutMs: config.SHUTDOWN_GRACE_MS })
   await app.register(engine, {
     tasks,
     agent: declareAgent(config, skills.list()),
