@@ -7,6 +7,11 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { readAuditStream } from '../../src/audit/read.js'
+import type { AuditEntry } from '../../src/audit/record.js'
+import { AuditEvent } from '../../src/audit/record.js'
+import { RedisAuditSink } from '../../src/audit/sinks/redis.js'
+import { verifyChain } from '../../src/audit/verify.js'
 import { run } from '../../src/cli/commands/audit.js'
 import { MemoryEventLog } from '../../src/store/memory/event-log.js'
 import { MemoryTaskStore } from '../../src/store/memory/task-store.js'
@@ -210,6 +215,48 @@ describe('a2a audit verify --redis', () => {
     expect(checked.code).toBe(2)
     expect(checked.err).toContain('cannot read the audit trail')
     expect(checked.err + checked.out).not.toContain('hunter2')
+  })
+})
+
+describe('the Redis sink', () => {
+  const redis = connectTestRedis()
+  const prefix = testPrefix()
+  afterAll(async () => {
+    await deleteKeysUnder(redis, prefix)
+    await redis.quit()
+  })
+
+  it('re-chains after the head another writer moved, so two writers make one chain', async () => {
+    const writers = [0, 1].map(
+      () => new RedisAuditSink({ redis: connectTestRedis(), prefix, maxLength: 1000 }),
+    )
+    const entry = (writer: number, n: number): AuditEntry => ({
+      time: new Date().toISOString(),
+      event: AuditEvent.rateLimitHit,
+      caller: `writer-${writer}`,
+      outcome: 'limited',
+      details: { method: 'POST', route: '/tasks/send', limit: 'requests', max: n },
+    })
+    await Promise.all(
+      writers.map(async (sink, writer) => {
+        for (let n = 0; n < 20; n++) await sink.append([entry(writer, n), entry(writer, n)])
+      }),
+    )
+    await Promise.all(writers.map((sink) => sink.close()))
+    const { records, head } = await readAuditStream(redis, prefix)
+    expect(records).toHaveLength(80)
+    expect(verifyChain(records, { head: head! })).toMatchObject({
+      ok: true,
+      count: 80,
+      firstSeq: 1,
+    })
+    // Each writer's own records stay in its order.
+    for (const writer of [0, 1]) {
+      const mine = records.filter((r: any) => r.caller === `writer-${writer}`)
+      expect(mine.map((r: any) => r.details.max)).toEqual(
+        Array.from({ length: 40 }, (_, n) => Math.floor(n / 2)),
+      )
+    }
   })
 })
 
