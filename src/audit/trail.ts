@@ -7,7 +7,6 @@
  */
 import type { Logger } from 'pino'
 import type { AuditEntry } from './record.js'
-import { AuditRecord, GENESIS } from './record.js'
 import type { AuditSink } from './sink.js'
 
 export interface AuditTrailOptions {
@@ -22,7 +21,7 @@ export interface AuditStats {
   written: number
   /** Writes that failed (each is retried). */
   failures: number
-  /** Entries lost: the queue was full, or they did not fit the record schema. */
+  /** Entries lost because the queue was full. */
   dropped: number
   /** Entries waiting for the sink right now. */
   queued: number
@@ -66,7 +65,6 @@ export class AuditTrail {
       }
       return
     }
-    if (!this.#fits(entry)) return
     this.#queue.push(entry)
     this.#writing ??= this.#write().finally(() => (this.#writing = undefined))
   }
@@ -132,24 +130,6 @@ export class AuditTrail {
       this.#stats.written += batch.length
       this.#queue.splice(0, batch.length)
     }
-  }
-
-  /** An entry that does not fit the record schema is a bug in its caller: logged and dropped. */
-  #fits(entry: AuditEntry): boolean {
-    const check = AuditRecord.safeParse({
-      ...entry,
-      audit: 1,
-      seq: 1,
-      prev: GENESIS,
-      hash: GENESIS,
-    })
-    if (check.success) return true
-    this.#stats.dropped += 1
-    this.log.error(
-      { trail: { event: entry.event, issues: check.error.issues.map((i) => i.path.join('.')) } },
-      'audit entry does not fit the record schema; dropped',
-    )
-    return false
   }
 
   #pause(ms: number): Promise<void> {

@@ -16,7 +16,7 @@ const trail = (length: number): AuditRecord[] =>
   chain(
     Array.from({ length }, (_, n) => entry(n)),
     EMPTY_HEAD,
-  )
+  ).map(({ record }) => record)
 
 describe('verifying an audit chain', () => {
   it('accepts an intact chain and names its span', () => {

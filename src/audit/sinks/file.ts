@@ -11,7 +11,6 @@ import { chain } from '../hash.js'
 import type { AuditEntry, ChainHead } from '../record.js'
 import { AuditRecord, EMPTY_HEAD } from '../record.js'
 import type { AuditSink } from '../sink.js'
-import { recordLine } from './line.js'
 
 /** How much of the file's end is read to find its last record (a record is far smaller). */
 const TAIL_BYTES = 64 * 1024
@@ -58,10 +57,11 @@ export class FileAuditSink implements AuditSink {
   async append(entries: readonly AuditEntry[]): Promise<void> {
     if (!this.#handle) throw new Error('the audit file is not open')
     const records = chain(entries, this.#head)
-    const text = (this.#startOnNewLine ? '\n' : '') + records.map(recordLine).join('')
+    const text =
+      (this.#startOnNewLine ? '\n' : '') + records.map(({ line }) => `${line}\n`).join('')
     await this.#handle.appendFile(text, 'utf8')
     this.#startOnNewLine = false
-    this.#head = records[records.length - 1] ?? this.#head
+    this.#head = records[records.length - 1]?.record ?? this.#head
   }
 
   async close(): Promise<void> {

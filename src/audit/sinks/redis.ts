@@ -11,7 +11,6 @@ import { auditKeys } from '../keys.js'
 import type { AuditEntry, ChainHead } from '../record.js'
 import { EMPTY_HEAD } from '../record.js'
 import type { AuditSink } from '../sink.js'
-import { recordLine } from './line.js'
 
 const SCRIPT = 'a2aAuditAppendV1'
 // The build copies src/store/redis/lua/ to dist/store/redis/lua/ (package.json `build`).
@@ -49,7 +48,7 @@ export class RedisAuditSink implements AuditSink {
     let entries = batch
     for (;;) {
       const records = chain(entries, this.#head)
-      const last = records[records.length - 1]
+      const last = records[records.length - 1]?.record
       if (!last) return
       let reply: unknown
       try {
@@ -61,7 +60,7 @@ export class RedisAuditSink implements AuditSink {
           maxLength,
           last.seq,
           last.hash,
-          ...records.map((record) => recordLine(record).slice(0, -1)),
+          ...records.map(({ line }) => line),
         )
       } catch (error) {
         // The script may have run with its reply lost; the retry's answer will tell.

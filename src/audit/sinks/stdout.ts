@@ -9,7 +9,6 @@ import { chain } from '../hash.js'
 import type { AuditEntry, ChainHead } from '../record.js'
 import { EMPTY_HEAD } from '../record.js'
 import type { AuditSink } from '../sink.js'
-import { recordLine } from './line.js'
 
 export class StdoutAuditSink implements AuditSink {
   readonly name = 'stdout'
@@ -21,11 +20,11 @@ export class StdoutAuditSink implements AuditSink {
 
   append(entries: readonly AuditEntry[]): Promise<void> {
     const records = chain(entries, this.#head)
-    const text = records.map(recordLine).join('')
+    const text = records.map(({ line }) => `${line}\n`).join('')
     return new Promise((resolve, reject) => {
       this.out.write(text, (error) => {
         if (error) return reject(error)
-        this.#head = records[records.length - 1] ?? this.#head
+        this.#head = records[records.length - 1]?.record ?? this.#head
         resolve()
       })
     })

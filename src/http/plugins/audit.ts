@@ -87,7 +87,12 @@ export function auditRateLimitHit(
     ...requestFields(request),
     event: AuditEvent.rateLimitHit,
     outcome: 'limited',
-    details: { ...where(request), ...hit },
+    details: {
+      ...where(request),
+      limit: hit.limit,
+      max: hit.max,
+      ...(hit.windowMs !== undefined && { windowMs: hit.windowMs }),
+    },
   })
 }
 
