@@ -7,6 +7,7 @@ import Fastify from 'fastify'
 import type { FastifyInstance } from 'fastify'
 import type { Logger } from 'pino'
 import { declareAgent } from './agent.js'
+import { auditedStore, openAuditTrail } from './audit/index.js'
 import type { Config } from './config.js'
 import type { Backend } from './backends/backend.js'
 import { memoryBackend } from './backends/memory.js'
@@ -17,6 +18,7 @@ import { InlineDispatcher } from './engine/inline-dispatcher.js'
 import { Runner } from './engine/runner.js'
 import { TaskService } from './engine/task-service.js'
 import { frameworkErrorHandler } from './http/framework-errors.js'
+import audit from './http/plugins/audit.js'
 import engine from './http/plugins/engine.js'
 import jsonDepth from './http/plugins/json-depth.js'
 import rateLimits from './http/plugins/rate-limit.js'
@@ -65,10 +67,13 @@ export async function buildApp(
     overrides.skills ?? (await loadSkills(config.BUNDLED_SKILLS, config.SKILL_MODULES)),
     config.DEFAULT_SKILL,
   )
+  const trail = await openAuditTrail(config, app.log as Logger)
   const backend = overrides.store ? undefined : chooseBackend(config, app.log as Logger)
   const store: StoreBackend = overrides.store ?? backend!
   // After the engine plugin's preClose has closed the dispatcher (running turns write to it).
   app.addHook('onClose', async () => store.close?.())
+  // Every task write is audited, whichever process makes it (API or worker).
+  const taskStore = trail.enabled ? auditedStore(store.tasks, trail) : store.tasks
   const activeTaskCap = new ActiveTaskCap({
     activeTasks: store.activeTasks ?? new MemoryActiveTasks(),
     limit: config.MAX_ACTIVE_TASKS_PER_CALLER,
@@ -76,7 +81,7 @@ export async function buildApp(
     log: app.log as Logger,
   })
   const runner = new Runner({
-    store: store.tasks,
+    store: taskStore,
     skills,
     log: app.log as Logger,
     skillTimeoutMs: config.SKILL_TIMEOUT_MS,
@@ -85,7 +90,7 @@ export async function buildApp(
   const dispatcher =
     overrides.dispatcher?.(runner) ?? backend?.dispatcher(runner) ?? new InlineDispatcher(runner)
   const tasks = new TaskService({
-    store: store.tasks,
+    store: taskStore,
     events: store.events,
     skills,
     dispatcher,
@@ -101,6 +106,7 @@ export async function buildApp(
   // Set first, so that every plugin registered below inherits it unless it sets its own.
   app.setErrorHandler(seedErrorHandler(config.BODY_LIMIT))
   await app.register(requestId)
+  await app.register(audit, { trail, flushTimeoutMs: config.SHUTDOWN_GRACE_MS })
   // Before the routes: it hooks every route registered after it.
   if (config.RATE_LIMIT_MAX > 0) await app.register(rateLimits, rateLimitOptions(config))
   await app.register(jsonDepth, { maxDepth: config.MAX_JSON_DEPTH })

@@ -123,6 +123,15 @@ export const ConfigSchema = z
     QUEUE_VISIBILITY_TIMEOUT_MS: int(500).default(30_000),
     /** How often expired tasks are swept from the Redis list indexes. */
     TASK_SWEEP_INTERVAL_MS: int(100).default(60_000),
+
+    /** Where audit records go; unset: `redis` when REDIS_URL is set, else `stdout`. */
+    AUDIT_SINK: z.enum(['stdout', 'file', 'redis', 'off']).optional(),
+    /** The file AUDIT_SINK=file appends to. */
+    AUDIT_FILE: z.string().min(1).optional(),
+    /** About how many records the Redis audit stream keeps; older ones are dropped. */
+    AUDIT_STREAM_MAXLEN: int(100).default(100_000),
+    /** How many records may wait for a slow or failing sink before new ones are dropped. */
+    AUDIT_QUEUE_MAX: int(1).default(10_000),
   })
   .superRefine((env, context) => {
     if (env.ROLE !== 'all' && env.REDIS_URL === undefined) {
@@ -132,10 +141,17 @@ export const ConfigSchema = z
         message: 'needs REDIS_URL: without Redis, one process is the whole server (ROLE=all)',
       })
     }
+    if (env.AUDIT_SINK === 'redis' && env.REDIS_URL === undefined) {
+      context.addIssue({ code: 'custom', path: ['AUDIT_SINK'], message: 'redis needs REDIS_URL' })
+    }
+    if (env.AUDIT_SINK === 'file' && env.AUDIT_FILE === undefined) {
+      context.addIssue({ code: 'custom', path: ['AUDIT_SINK'], message: 'file needs AUDIT_FILE' })
+    }
   })
   .transform((env) => ({
     ...env,
     PUBLIC_URL: (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ''),
+    AUDIT_SINK: env.AUDIT_SINK ?? (env.REDIS_URL === undefined ? 'stdout' : 'redis'),
   }))
 
 export type Config = z.infer<typeof ConfigSchema>

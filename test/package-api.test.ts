@@ -13,7 +13,9 @@ describe('the package API', () => {
         return ctx.complete()
       },
     })
-    const app = await buildApp(configFrom({ LOG_LEVEL: 'silent' }), { skills: [shout] })
+    const app = await buildApp(configFrom({ LOG_LEVEL: 'silent', AUDIT_SINK: 'off' }), {
+      skills: [shout],
+    })
     const response = await app.inject({
       method: 'POST',
       url: '/tasks/send',

@@ -9,7 +9,8 @@ export async function testApp(
   overrides: AppOverrides = {},
 ): Promise<FastifyInstance> {
   const app = await buildApp(
-    configFrom({ LOG_LEVEL: 'silent', SHUTDOWN_GRACE_MS: '100', ...env }),
+    // No audit lines in the test output; the audit tests choose their sink.
+    configFrom({ LOG_LEVEL: 'silent', SHUTDOWN_GRACE_MS: '100', AUDIT_SINK: 'off', ...env }),
     overrides,
   )
   await app.ready()

@@ -1,0 +1,80 @@
+/**
+ * Audit records appended to a file, one JSON line each. On open the sink reads the file's last
+ * record and continues the chain from it, so a restart does not break the chain. A last line
+ * left incomplete by a crash stays in the file (the verifier reports it); the sink starts the
+ * next record on a fresh line after it and chains from the last complete record.
+ */
+import type { FileHandle } from 'node:fs/promises'
+import { open } from 'node:fs/promises'
+import type { Logger } from 'pino'
+import { chain } from '../hash.js'
+import type { AuditEntry, ChainHead } from '../record.js'
+import { AuditRecord, EMPTY_HEAD } from '../record.js'
+import type { AuditSink } from '../sink.js'
+
+/** How much of the file's end is read to find its last record (a record is far smaller). */
+const TAIL_BYTES = 64 * 1024
+
+export class FileAuditSink implements AuditSink {
+  readonly name = 'file'
+  #handle: FileHandle | undefined
+  #head: ChainHead = EMPTY_HEAD
+  #startOnNewLine = false
+
+  constructor(
+    private readonly path: string,
+    private readonly log: Logger,
+  ) {}
+
+  async open(): Promise<void> {
+    this.#handle = await open(this.path, 'a+')
+    const { size } = await this.#handle.stat()
+    if (size === 0) return
+    const length = Math.min(size, TAIL_BYTES)
+    const { buffer } = await this.#handle.read(Buffer.alloc(length), 0, length, size - length)
+    const tail = buffer.toString('utf8')
+    this.#startOnNewLine = !tail.endsWith('\n')
+    const lines = tail.split('\n').filter((line) => line.trim() !== '')
+    for (let i = lines.length - 1; i >= 0; i--) {
+      const record = parseRecord(lines[i]!)
+      if (record) {
+        this.#head = { seq: record.seq, hash: record.hash }
+        if (i !== lines.length - 1) {
+          this.log.warn(
+            { trail: { file: this.path } },
+            'the audit file ends with a line that is not a record',
+          )
+        }
+        return
+      }
+    }
+    this.log.warn(
+      { trail: { file: this.path } },
+      'no audit record at the end of the file; a new chain starts',
+    )
+  }
+
+  async append(entries: readonly AuditEntry[]): Promise<void> {
+    if (!this.#handle) throw new Error('the audit file is not open')
+    const records = chain(entries, this.#head)
+    const text =
+      (this.#startOnNewLine ? '\n' : '') + records.map(({ line }) => `${line}\n`).join('')
+    await this.#handle.appendFile(text, 'utf8')
+    this.#startOnNewLine = false
+    this.#head = records[records.length - 1]?.record ?? this.#head
+  }
+
+  async close(): Promise<void> {
+    await this.#handle?.close()
+    this.#handle = undefined
+  }
+}
+
+function parseRecord(line: string): AuditRecord | undefined {
+  try {
+    const parsed = AuditRecord.safeParse(JSON.parse(line))
+    return parsed.success ? parsed.data : undefined
+  } catch {
+    return undefined
+  }
+}

@@ -1,0 +1,88 @@
+/**
+ * Audit records on a capped Redis stream shared by every process of the deployment. Each
+ * append is one script call (audit-append.lua) that writes only if the batch continues the
+ * stored head; otherwise it answers the fresh head and the batch is re-chained and sent again.
+ * Capping drops the oldest records, so the stream's first record may have seq > 1.
+ */
+import { readFileSync } from 'node:fs'
+import type { Redis } from 'ioredis'
+import { chain } from '../hash.js'
+import { auditKeys } from '../keys.js'
+import type { AuditEntry, ChainHead } from '../record.js'
+import { EMPTY_HEAD } from '../record.js'
+import type { AuditSink } from '../sink.js'
+
+const SCRIPT = 'a2aAuditAppendV1'
+// The build copies src/store/redis/lua/ to dist/store/redis/lua/ (package.json `build`).
+const source = () =>
+  readFileSync(new URL('../../store/redis/lua/audit-append.lua', import.meta.url), 'utf8')
+
+type AppendCommand = (this: Redis, ...args: (string | number)[]) => Promise<unknown>
+
+export interface RedisAuditSinkOptions {
+  /** The sink's own connection; closed by `close()`. */
+  redis: Redis
+  prefix: string
+  /** XADD MAXLEN ~ this; 0 for no cap. */
+  maxLength: number
+}
+
+export class RedisAuditSink implements AuditSink {
+  readonly name = 'redis'
+  readonly keys: ReturnType<typeof auditKeys>
+  /** Where this process believes the head is; corrected by the script when stale. */
+  #head: ChainHead = EMPTY_HEAD
+  /** The last record of a write whose reply was lost, and how many records it held. */
+  #unconfirmed: { hash: string; count: number } | undefined
+
+  constructor(private readonly options: RedisAuditSinkOptions) {
+    this.keys = auditKeys(options.prefix)
+    options.redis.defineCommand(SCRIPT, { numberOfKeys: 2, lua: source() })
+  }
+
+  async open(): Promise<void> {}
+
+  async append(batch: readonly AuditEntry[]): Promise<void> {
+    const { redis, maxLength } = this.options
+    const command = (redis as unknown as Record<string, AppendCommand>)[SCRIPT]!
+    let entries = batch
+    for (;;) {
+      const records = chain(entries, this.#head)
+      const last = records[records.length - 1]?.record
+      if (!last) return
+      let reply: unknown
+      try {
+        reply = await command.call(
+          redis,
+          this.keys.head,
+          this.keys.stream,
+          this.#head.hash,
+          maxLength,
+          last.seq,
+          last.hash,
+          ...records.map(({ line }) => line),
+        )
+      } catch (error) {
+        // The script may have run with its reply lost; the retry's answer will tell.
+        this.#unconfirmed = { hash: last.hash, count: records.length }
+        throw error
+      }
+      const [code, hash, seq] = Array.isArray(reply) ? (reply as unknown[]) : []
+      if (code === 1) {
+        this.#head = last
+        this.#unconfirmed = undefined
+        return
+      }
+      if (code !== 0 || typeof hash !== 'string') throw new Error(`${SCRIPT}: unexpected reply`)
+      this.#head = { hash, seq: Number(seq) }
+      // The retry of a lost reply: if the head is our last record, those entries are stored.
+      const unconfirmed = this.#unconfirmed
+      this.#unconfirmed = undefined
+      if (unconfirmed?.hash === hash) entries = entries.slice(unconfirmed.count)
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.options.redis.quit().catch(() => this.options.redis.disconnect())
+  }
+}

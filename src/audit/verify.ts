@@ -1,0 +1,142 @@
+/**
+ * Checks an audit trail: records in the order they were stored → intact, or the first place
+ * where the chain breaks and why. Pure: reading a file or a stream is the caller's business.
+ *
+ * - `malformed`: not a record at all (not JSON, or not the record schema).
+ * - `edited`:    a record's hash does not match its content; or a record was edited and rehashed,
+ *                so the next record's `prev` no longer matches it.
+ * - `missing`:   records were deleted: seq jumps and the skipped records appear nowhere; at the
+ *                end, the stored head is ahead of the last record.
+ * - `reordered`: the next record by seq is somewhere else in the trail.
+ *
+ * The first record is trusted as the start (a capped stream has dropped older ones): coverage
+ * is from its seq on. Without a head to compare with, removing the newest records leaves no
+ * trace; the Redis trail keeps one (its head key) and `head` checks against it.
+ */
+import { recordHash } from './hash.js'
+import type { ChainHead } from './record.js'
+import { AuditRecord, GENESIS } from './record.js'
+
+export type BreakReason = 'malformed' | 'edited' | 'missing' | 'reordered'
+
+export type Verdict =
+  | {
+      ok: true
+      count: number
+      /** seq of the first record: 1 when the trail is whole, more when older ones were capped. */
+      firstSeq?: number
+      last?: ChainHead
+    }
+  | {
+      ok: false
+      count: number
+      /** Position (0-based) of the first record that breaks the chain, in the order given. */
+      index: number
+      seq?: number
+      reason: BreakReason
+      message: string
+    }
+
+export interface VerifyOptions {
+  /** The trail's own note of its last record, to catch records removed from the end. */
+  head?: ChainHead
+}
+
+export function verifyChain(items: readonly unknown[], options: VerifyOptions = {}): Verdict {
+  const count = items.length
+  const records: AuditRecord[] = []
+  for (const [index, item] of items.entries()) {
+    const parsed = AuditRecord.safeParse(item)
+    if (!parsed.success) {
+      const seq = (item as { seq?: unknown } | null)?.seq
+      return {
+        ok: false,
+        count,
+        index,
+        ...(typeof seq === 'number' && { seq }),
+        reason: 'malformed',
+        message: `record ${index + 1} is not an audit record`,
+      }
+    }
+    records.push(parsed.data)
+  }
+  const positionOf = new Map(records.map((record, index) => [record.seq, index]))
+
+  for (const [index, record] of records.entries()) {
+    const broken = (reason: BreakReason, message: string): Verdict => ({
+      ok: false,
+      count,
+      index,
+      seq: record.seq,
+      reason,
+      message,
+    })
+    if (recordHash(record) !== record.hash) {
+      return broken('edited', `record seq ${record.seq} was edited: its hash does not match`)
+    }
+    const before = records[index - 1]
+    if (before === undefined) {
+      if (record.seq === 1 && record.prev !== GENESIS) {
+        return broken('edited', 'the first record (seq 1) does not start the chain')
+      }
+      continue
+    }
+    const expected = before.seq + 1
+    if (record.seq === expected && record.prev === before.hash) continue
+    if (record.seq === expected) {
+      return {
+        ok: false,
+        count,
+        index: index - 1,
+        seq: before.seq,
+        reason: 'edited',
+        message: `record seq ${before.seq} was edited and rehashed: record seq ${record.seq} does not chain to it`,
+      }
+    }
+    const elsewhere = positionOf.get(expected)
+    if (elsewhere !== undefined || record.seq < expected) {
+      return broken(
+        'reordered',
+        `record seq ${record.seq} follows seq ${before.seq}; seq ${expected} is ` +
+          (elsewhere === undefined ? 'not here' : `at position ${elsewhere + 1}`),
+      )
+    }
+    const gap = record.seq - expected
+    return broken(
+      'missing',
+      `${gap === 1 ? `record seq ${expected} is` : `records seq ${expected}-${record.seq - 1} are`} missing (deleted)`,
+    )
+  }
+
+  const last = records[records.length - 1]
+  const { head } = options
+  if (head && head.seq > 0) {
+    if (last === undefined || last.seq < head.seq) {
+      return {
+        ok: false,
+        count,
+        index: count,
+        seq: head.seq,
+        reason: 'missing',
+        message: `the trail ends at seq ${last?.seq ?? 0} but its head is seq ${head.seq}: the newest records were deleted`,
+      }
+    }
+    const atHead = records[positionOf.get(head.seq) ?? -1]
+    if (atHead !== undefined && atHead.hash !== head.hash) {
+      return {
+        ok: false,
+        count,
+        index: positionOf.get(head.seq)!,
+        seq: head.seq,
+        reason: 'edited',
+        message: `record seq ${head.seq} was edited: it is not the record the head names`,
+      }
+    }
+  }
+  return {
+    ok: true,
+    count,
+    ...(records[0] && { firstSeq: records[0].seq }),
+    ...(last && { last: { seq: last.seq, hash: last.hash } }),
+  }
+}

@@ -1,0 +1,108 @@
+/**
+ * The audit trail on the app: `app.audit` (the trail), the request context that the audited
+ * store reads (request id, caller, tenant), and one small function per request-level event for
+ * the authentication and rate-limit plugins to call. Shutdown flushes the trail.
+ *
+ * The context is entered in `preHandler`, after the body is parsed (body parsing runs in the
+ * socket's async context, not the request's) and after authentication has named the caller;
+ * every store call a route handler makes, however deep, runs inside it.
+ */
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify'
+import fp from 'fastify-plugin'
+import type { RequestContext } from '../../audit/context.js'
+import { runWithContext } from '../../audit/context.js'
+import { AuditEvent } from '../../audit/record.js'
+import type { AuditTrail } from '../../audit/trail.js'
+import { now } from '../../domain/model.js'
+import { callerOf } from '../a2a/caller.js'
+
+export { AuditEvent }
+
+export interface AuditPluginOptions {
+  trail: AuditTrail
+  /** How long shutdown waits for queued records to reach the sink. */
+  flushTimeoutMs: number
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    audit: AuditTrail
+  }
+}
+
+const audit: FastifyPluginAsync<AuditPluginOptions> = async (app, { trail, flushTimeoutMs }) => {
+  app.decorate('audit', trail)
+  if (trail.enabled) {
+    app.addHook('preHandler', (request, _reply, done) => {
+      runWithContext(() => requestContext(request), done)
+    })
+  }
+  // After the engine's preClose has drained running turns, whose changes are audited.
+  app.addHook('onClose', async () => trail.close(flushTimeoutMs))
+}
+
+export default fp(audit, { name: 'a2a-audit', fastify: '5.x' })
+
+/** The request's id, its caller (set by authentication) and the caller's tenant, if any. */
+export function requestContext(request: FastifyRequest): RequestContext {
+  const tenant = (request as FastifyRequest & { tenant?: unknown }).tenant
+  return {
+    requestId: request.id,
+    caller: callerOf(request),
+    ...(typeof tenant === 'string' && { tenant }),
+  }
+}
+
+/** Credentials were missing or refused (401). `reason`: a short code, never the token. */
+export function auditAuthFailure(request: FastifyRequest, reason: string): void {
+  request.server.audit.record({
+    ...requestFields(request),
+    event: AuditEvent.authFailure,
+    outcome: 'rejected',
+    details: { ...where(request), reason },
+  })
+}
+
+/** A known caller lacked a permission (403): the scopes the operation needed. */
+export function auditPermissionDenial(
+  request: FastifyRequest,
+  denial: { required: string[]; skillId?: string; taskId?: string },
+): void {
+  request.server.audit.record({
+    ...requestFields(request),
+    ...(denial.skillId !== undefined && { skillId: denial.skillId }),
+    ...(denial.taskId !== undefined && { taskId: denial.taskId }),
+    event: AuditEvent.permissionDenial,
+    outcome: 'denied',
+    details: { ...where(request), required: denial.required },
+  })
+}
+
+/** A limit refused the request (429): which limit, its maximum and window. */
+export function auditRateLimitHit(
+  request: FastifyRequest,
+  hit: { limit: string; max: number; windowMs?: number },
+): void {
+  request.server.audit.record({
+    ...requestFields(request),
+    event: AuditEvent.rateLimitHit,
+    outcome: 'limited',
+    details: {
+      ...where(request),
+      limit: hit.limit,
+      max: hit.max,
+      ...(hit.windowMs !== undefined && { windowMs: hit.windowMs }),
+    },
+  })
+}
+
+function requestFields(request: FastifyRequest) {
+  const { requestId, caller, tenant } = requestContext(request)
+  return { time: now(), requestId, caller, tenant }
+}
+
+/** The method and the route pattern (or the path without its query: never a query string). */
+function where(request: FastifyRequest) {
+  const route = request.routeOptions.url ?? request.url.split('?', 1)[0] ?? ''
+  return { method: request.method, route: route.slice(0, 512) }
+}

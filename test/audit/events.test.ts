@@ -1,0 +1,250 @@
+/**
+ * Every audit event over real HTTP, with the memory store (file sink) and with Redis (stream
+ * sink). Authentication is simulated by a test hook that names the caller and tenant from
+ * headers; the request-level events come from a route that exists only in this test.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { readAuditStream } from '../../src/audit/read.js'
+import { verifyChain } from '../../src/audit/verify.js'
+import { buildApp } from '../../src/app.js'
+import { configFrom } from '../../src/config.js'
+import {
+  AuditEvent,
+  auditAuthFailure,
+  auditPermissionDenial,
+  auditRateLimitHit,
+} from '../../src/http/plugins/audit.js'
+import { sendBody } from '../helpers/bodies.js'
+import { listening } from '../helpers/app.js'
+import { connectTestRedis, deleteKeysUnder, testPrefix } from '../helpers/redis.js'
+
+const SECRET = 'eyJhbGciOiJIUzI1NiJ9.secret-token-that-must-not-leak'
+
+/** The app with the test's stand-in for authentication and the test-only guarded route. */
+async function auditedApp(env: Record<string, string>): Promise<FastifyInstance> {
+  const app = await buildApp(configFrom({ LOG_LEVEL: 'silent', SHUTDOWN_GRACE_MS: '500', ...env }))
+  app.addHook('onRequest', async (request) => {
+    const who = request as FastifyRequest & { caller?: string; tenant?: string }
+    if (typeof request.headers['x-test-caller'] === 'string')
+      who.caller = request.headers['x-test-caller']
+    if (typeof request.headers['x-test-tenant'] === 'string')
+      who.tenant = request.headers['x-test-tenant']
+  })
+  app.get('/test/guarded', async (request, reply) => {
+    const { event } = request.query as { event: string }
+    if (event === 'auth') {
+      auditAuthFailure(request, 'expired')
+      return reply.code(401).send({ error: 'unauthorized' })
+    }
+    if (event === 'scope') {
+      auditPermissionDenial(request, { required: ['skill:review-pr'], skillId: 'review-pr' })
+      return reply.code(403).send({ error: 'forbidden' })
+    }
+    auditRateLimitHit(request, { limit: 'requests', max: 100, windowMs: 60_000 })
+    return reply.code(429).send({ error: 'too many requests' })
+  })
+  await app.ready()
+  return app
+}
+
+/** A send, then the three request-level events, each with its own request id. */
+async function exercise(url: string) {
+  const headers = {
+    'content-type': 'application/json',
+    authorization: `Bearer ${SECRET}`,
+    'x-test-caller': 'alice',
+    'x-test-tenant': 'acme',
+  }
+  const body = sendBody('hello audit', { metadata: { skillId: 'echo' } })
+  const sent = await fetch(`${url}/tasks/send`, {
+    method: 'POST',
+    headers: { ...headers, 'x-request-id': 'req-send-1' },
+    body: JSON.stringify(body),
+  })
+  expect(sent.status).toBe(200)
+  expect(((await sent.json()) as { status: { state: string } }).status.state).toBe('completed')
+  for (const [event, status] of [
+    ['auth', 401],
+    ['scope', 403],
+    ['rate', 429],
+  ] as const) {
+    const reply = await fetch(`${url}/test/guarded?event=${event}&token=${SECRET}`, {
+      headers: { ...headers, 'x-request-id': `req-${event}` },
+    })
+    expect(reply.status).toBe(status)
+  }
+  return body.id
+}
+
+/**
+ * `turnInRequest`: the turn ran inside the request (memory store, inline dispatch), so its
+ * records carry the request's context. On Redis a worker runs it from the queue, outside any
+ * request: its records name the task and skill (and the owner, when there is one) only.
+ */
+function expectEveryEvent(records: any[], taskId: string, turnInRequest: boolean) {
+  const who = { caller: 'alice', tenant: 'acme', audit: 1 }
+  const ofTask = { ...who, taskId, skillId: 'echo', requestId: 'req-send-1' }
+  const ofTurn = turnInRequest ? ofTask : { audit: 1, taskId, skillId: 'echo' }
+  expect(records).toEqual([
+    expect.objectContaining({
+      ...ofTask,
+      event: AuditEvent.taskReceived,
+      outcome: 'received',
+      details: { contextId: expect.any(String), parts: 1 },
+    }),
+    expect.objectContaining({
+      ...ofTurn,
+      event: AuditEvent.stateChange,
+      outcome: 'working',
+      details: { final: false },
+    }),
+    expect.objectContaining({
+      ...ofTurn,
+      event: AuditEvent.artifactDelivered,
+      outcome: 'delivered',
+      details: { artifactId: expect.any(String), parts: 1, append: false, lastChunk: false },
+    }),
+    expect.objectContaining({
+      ...ofTurn,
+      event: AuditEvent.stateChange,
+      outcome: 'completed',
+      details: { final: true },
+    }),
+    expect.objectContaining({
+      ...who,
+      requestId: 'req-auth',
+      event: AuditEvent.authFailure,
+      outcome: 'rejected',
+      details: { method: 'GET', route: '/test/guarded', reason: 'expired' },
+    }),
+    expect.objectContaining({
+      ...who,
+      requestId: 'req-scope',
+      skillId: 'review-pr',
+      event: AuditEvent.permissionDenial,
+      outcome: 'denied',
+      details: { method: 'GET', route: '/test/guarded', required: ['skill:review-pr'] },
+    }),
+    expect.objectContaining({
+      ...who,
+      requestId: 'req-rate',
+      event: AuditEvent.rateLimitHit,
+      outcome: 'limited',
+      details: {
+        method: 'GET',
+        route: '/test/guarded',
+        limit: 'requests',
+        max: 100,
+        windowMs: 60_000,
+      },
+    }),
+  ])
+  if (!turnInRequest) {
+    for (const record of records.slice(1, 4)) {
+      expect(record).not.toHaveProperty('requestId')
+      expect(record).not.toHaveProperty('caller')
+    }
+  }
+  for (const record of records) {
+    expect(Date.parse(record.time)).not.toBeNaN()
+    expect(record.hash).toMatch(/^[0-9a-f]{64}$/)
+  }
+  expect(records.map((r) => r.seq)).toEqual([1, 2, 3, 4, 5, 6, 7])
+  expect(verifyChain(records)).toMatchObject({ ok: true, count: 7, firstSeq: 1 })
+}
+
+describe('audit records with the memory store (file sink)', () => {
+  let dir = ''
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'a2a-audit-'))
+  })
+  afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+  it('records every event type with its fields, and never a token or Authorization', async () => {
+    const file = join(dir, 'events.jsonl')
+    const app = await auditedApp({ AUDIT_SINK: 'file', AUDIT_FILE: file })
+    const taskId = await exercise(await listening(app))
+    await app.close()
+    const text = readFileSync(file, 'utf8')
+    expectEveryEvent(
+      text
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line)),
+      taskId,
+      true,
+    )
+    expect(text).not.toContain(SECRET)
+    expect(text).not.toContain('secret-token')
+    expect(text.toLowerCase()).not.toContain('authorization')
+    expect(text).not.toContain('hello audit')
+  })
+
+  it('keeps concurrent requests apart: each task carries its own request id and caller', async () => {
+    const file = join(dir, 'concurrent.jsonl')
+    const app = await auditedApp({ AUDIT_SINK: 'file', AUDIT_FILE: file })
+    const url = await listening(app)
+    const callers = Array.from({ length: 8 }, (_, n) => `caller-${n}`)
+    const sent = await Promise.all(
+      callers.map(async (caller) => {
+        const body = sendBody(`from ${caller}`, { metadata: { skillId: 'echo' } })
+        const reply = await fetch(`${url}/tasks/send`, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            'x-test-caller': caller,
+            'x-request-id': `req-${caller}`,
+          },
+          body: JSON.stringify(body),
+        })
+        expect(reply.status).toBe(200)
+        return { caller, taskId: body.id }
+      }),
+    )
+    await app.close()
+    const records = readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line))
+    expect(records).toHaveLength(8 * 4)
+    for (const { caller, taskId } of sent) {
+      const ofTask = records.filter((record) => record.taskId === taskId)
+      expect(ofTask).toHaveLength(4)
+      for (const record of ofTask) {
+        expect(record).toMatchObject({ caller, requestId: `req-${caller}` })
+      }
+    }
+    expect(verifyChain(records)).toMatchObject({ ok: true, count: 32 })
+  })
+})
+
+describe('audit records with Redis (stream sink)', () => {
+  const redis = connectTestRedis()
+  const prefixes: string[] = []
+  afterEach(async () => {
+    for (const prefix of prefixes.splice(0)) await deleteKeysUnder(redis, prefix)
+  })
+  afterAll(() => redis.quit())
+
+  it('records every event type with its fields on the shared stream, and never a token', async () => {
+    const prefix = testPrefix()
+    prefixes.push(prefix)
+    const app = await auditedApp({
+      REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+      REDIS_KEY_PREFIX: prefix,
+    })
+    expect(app.audit.enabled).toBe(true)
+    const taskId = await exercise(await listening(app))
+    await app.close()
+    const { records, head } = await readAuditStream(redis, prefix)
+    expectEveryEvent(records, taskId, false)
+    expect(head).toEqual({ seq: 7, hash: (records[6] as { hash: string }).hash })
+    const raw = JSON.stringify(await redis.xrange(`${prefix}audit:{trail}`, '-', '+'))
+    expect(raw).not.toContain('secret-token')
+    expect(raw.toLowerCase()).not.toContain('authorization')
+  })
+})
