@@ -26,6 +26,8 @@ export type A2AErrorCode =
   | 'CONTENT_TYPE_NOT_SUPPORTED'
   | 'METHOD_NOT_FOUND'
   | 'INVALID_RPC_REQUEST'
+  | 'UNAUTHENTICATED'
+  | 'PERMISSION_DENIED'
 
 export abstract class A2AError extends Error {
   abstract readonly code: A2AErrorCode
@@ -195,4 +197,29 @@ export class MethodNotFoundError extends A2AError {
 /** A JSON-RPC envelope that is not a valid request object (no `jsonrpc: "2.0"`, no method, …). */
 export class InvalidRpcRequestError extends A2AError {
   readonly code = 'INVALID_RPC_REQUEST'
+}
+
+/**
+ * Missing or unusable credentials (HTTP 401). `challenge` is the `WWW-Authenticate` value
+ * (RFC 6750); the message says what was wrong without echoing the token.
+ */
+export class AuthenticationError extends A2AError {
+  readonly code = 'UNAUTHENTICATED'
+  readonly challenge: string
+  constructor(message: string, challenge: string) {
+    super(message)
+    this.challenge = challenge
+  }
+}
+
+/** A valid token without the scope an operation needs (HTTP 403, `insufficient_scope`). */
+export class PermissionDeniedError extends A2AError {
+  readonly code = 'PERMISSION_DENIED'
+  readonly challenge: string
+  constructor(missing: readonly string[], what: string) {
+    super(`The token lacks the scope ${missing.join(' ')} needed to ${what}`, {
+      requiredScopes: missing.join(' '),
+    })
+    this.challenge = `Bearer error="insufficient_scope", scope="${missing.join(' ')}"`
+  }
 }

@@ -55,6 +55,9 @@ const TABLE: Record<A2AErrorCode, Mapping> = {
   ROUTE_NOT_FOUND: A2A(-32601, 'METHOD_NOT_FOUND', 404, 'NOT_FOUND'),
   SERVICE_UNAVAILABLE: A2A(-32603, 'SERVICE_UNAVAILABLE', 503, 'UNAVAILABLE'),
   INTERNAL_ERROR: A2A(-32603, 'INTERNAL', 500, 'INTERNAL'),
+  // A2A leaves auth codes to the server (-32007/-32008 were reused); see docs/security.md.
+  UNAUTHENTICATED: A2A(-32030, 'UNAUTHENTICATED', 401, 'UNAUTHENTICATED'),
+  PERMISSION_DENIED: A2A(-32031, 'PERMISSION_DENIED', 403, 'PERMISSION_DENIED'),
 }
 
 export const ERROR_INFO_TYPE = 'type.googleapis.com/google.rpc.ErrorInfo'
@@ -84,13 +87,16 @@ function errorDetails(error: A2AError, reason: string): Record<string, unknown>[
   return details
 }
 
+/** The HTTP statuses a JSON-RPC error keeps (the spec asks 401/403 for auth in every binding). */
+const RPC_HTTP_STATUS = new Set([401, 403, 413])
+
 /**
- * The JSON-RPC reply: HTTP 200 like every JSON-RPC answer, except that a server fault is 5xx
- * and an oversized body 413 (both still carry a JSON-RPC error object).
+ * The JSON-RPC reply: HTTP 200 like every JSON-RPC answer, except that a server fault is 5xx,
+ * an oversized body 413 and an auth failure 401/403 (all still carry a JSON-RPC error object).
  */
 export function v10RpcErrorReply(error: A2AError, id: JsonRpcId) {
   const mapping = TABLE[error.code]
-  const statusCode = mapping.http >= 500 || mapping.http === 413 ? mapping.http : 200
+  const statusCode = mapping.http >= 500 || RPC_HTTP_STATUS.has(mapping.http) ? mapping.http : 200
   return {
     statusCode,
     body: rpcError(id, {
