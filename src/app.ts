@@ -7,6 +7,7 @@ import Fastify from 'fastify'
 import type { FastifyInstance } from 'fastify'
 import type { Logger } from 'pino'
 import { declareAgent } from './agent.js'
+import { newDevSecret } from './auth/dev-secret.js'
 import type { Config } from './config.js'
 import type { Backend } from './backends/backend.js'
 import { memoryBackend } from './backends/memory.js'
@@ -15,6 +16,7 @@ import type { Dispatcher } from './engine/dispatcher.js'
 import { InlineDispatcher } from './engine/inline-dispatcher.js'
 import { Runner } from './engine/runner.js'
 import { TaskService } from './engine/task-service.js'
+import auth from './http/plugins/auth.js'
 import engine from './http/plugins/engine.js'
 import requestId, { genReqId } from './http/plugins/request-id.js'
 import health from './http/routes/health.js'
@@ -34,6 +36,8 @@ export interface AppOverrides {
   logger?: Logger
   store?: StoreBackend
   dispatcher?: (runner: Runner) => Dispatcher
+  /** Dev mode's HS256 secret (src/server.ts makes it); a fresh one when absent. */
+  devSecret?: string
 }
 
 export async function buildApp(
@@ -82,6 +86,10 @@ export async function buildApp(
   })
 
   await app.register(requestId)
+  await app.register(auth, {
+    settings: config.AUTH,
+    devSecret: overrides.devSecret ?? newDevSecret(),
+  })
   await app.register(engine, {
     tasks,
     agent: declareAgent(config, skills.list()),
