@@ -4,8 +4,8 @@
  * secret in a file is a dev convenience only: production refuses to start without AUTH_* keys.
  */
 import { randomBytes } from 'node:crypto'
-import { chmod, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
-import { readFileSync } from 'node:fs'
+import { chmod, mkdir, rename, writeFile } from 'node:fs/promises'
+import { readFileSync, rmSync } from 'node:fs'
 import { dirname } from 'node:path'
 
 export const newDevSecret = (): string => randomBytes(32).toString('base64url')
@@ -19,10 +19,12 @@ export async function writeDevSecret(file: string, secret: string): Promise<void
   await rename(temp, file)
 }
 
-/** Removes the file if it still holds `secret` (another dev server may have replaced it). */
-export async function removeDevSecret(file: string, secret: string): Promise<void> {
-  const current = await readFile(file, 'utf8').catch(() => undefined)
-  if (current?.trim() === secret) await rm(file, { force: true })
+/**
+ * Removes the file if it still holds `secret` (another dev server may have replaced it).
+ * Synchronous, so that it can run in the process's `exit` handler.
+ */
+export function removeDevSecret(file: string, secret: string): void {
+  if (readDevSecret(file) === secret) rmSync(file, { force: true })
 }
 
 export function readDevSecret(file: string): string | undefined {
