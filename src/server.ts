@@ -29,6 +29,8 @@ async function main(): Promise<void> {
   process.once('SIGTERM', close)
   process.once('SIGINT', close)
 
+  // Written before listening: once the server answers, `a2a token` can mint for it.
+  if (devSecret) await keepDevSecret(config, devSecret)
   await app.listen({ host: config.HOST, port: config.PORT })
   app.log.info(
     {
@@ -39,23 +41,27 @@ async function main(): Promise<void> {
     },
     `A2A agent ready: curl ${config.PUBLIC_URL}/.well-known/agent.json`,
   )
-  if (devSecret) await startDevMode(config, devSecret, app.log)
+  if (devSecret) announceDevMode(config, devSecret, app.log)
+}
+
+async function keepDevSecret(config: Config, secret: string): Promise<void> {
+  if (config.AUTH.mode !== 'dev') return
+  const file = config.AUTH.secretFile
+  await writeDevSecret(file, secret)
+  process.once('exit', () => removeDevSecret(file, secret))
 }
 
 /**
- * Dev mode: no AUTH_* settings outside production. The ephemeral secret goes to a 0600 file for
+ * Dev mode: no AUTH_* settings outside production. The ephemeral secret is in a 0600 file for
  * `a2a token`; a ready token and a curl line go to stderr, for the person at the terminal.
  */
-async function startDevMode(
+function announceDevMode(
   config: Config,
   secret: string,
   log: { warn(object: object, message: string): void },
-): Promise<void> {
-  const file = config.AUTH.mode === 'dev' ? config.AUTH.secretFile : ''
-  await writeDevSecret(file, secret)
-  process.once('exit', () => removeDevSecret(file, secret))
+): void {
   log.warn(
-    { auth: 'dev', secretFile: file },
+    { auth: 'dev', secretFile: config.AUTH.mode === 'dev' ? config.AUTH.secretFile : undefined },
     'DEV MODE: tokens are signed with an ephemeral secret made at start; set AUTH_JWT_SECRET, AUTH_JWT_PUBLIC_KEY or AUTH_JWKS_URL for real use',
   )
   const token = devToken(secret)
