@@ -11,7 +11,7 @@ export const challenge = (error?: string, description?: string): string =>
   [
     `Bearer realm="${REALM}"`,
     ...(error ? [`error="${error}"`] : []),
-    ...(description ? [`error_description="${description}"`] : []),
+    ...(description ? [`error_description="${description.replace(/["\\]/g, "'")}"`] : []),
   ].join(', ')
 
 export const invalidToken = (description: string): AuthenticationError =>
