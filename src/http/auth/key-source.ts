@@ -10,9 +10,12 @@ import { invalidToken } from './token-errors.js'
 
 import type { FastifyRequest } from 'fastify'
 
-/** What @fastify/jwt hands a key resolver: the decoded token (or just its header). */
-type DecodedToken = { header?: { kid?: unknown; alg?: unknown }; kid?: unknown; alg?: unknown }
+/** What @fastify/jwt hands a key resolver: the decoded token (`decode: { complete: true }`). */
+type DecodedToken = object
 export type KeyResolver = (request: FastifyRequest, token: DecodedToken) => Promise<string>
+
+const headerOf = (token: DecodedToken): { kid?: unknown; alg?: unknown } =>
+  'header' in token && typeof token.header === 'object' && token.header !== null ? token.header : {}
 
 /** How long a fetched JWKS key is trusted before it is fetched again. */
 const JWKS_CACHE_TTL_MS = 10 * 60_000
@@ -40,7 +43,7 @@ function jwksResolver(jwksUrl: string, algorithms: readonly string[]): KeyResolv
   })
   const domain = `${url.origin}/`
   return async (_request, token) => {
-    const { kid, alg } = token.header ?? token
+    const { kid, alg } = headerOf(token)
     // Refused before any fetch: a token cannot make us fetch for an algorithm we never accept.
     if (typeof alg !== 'string' || !algorithms.includes(alg)) {
       throw invalidToken('The token algorithm is not accepted')

@@ -56,6 +56,8 @@ const auth: FastifyPluginAsync<AuthPluginOptions> = async (app, { settings, devS
     secret:
       typeof secret === 'string' && settings.mode === 'public-key' ? { public: secret } : secret,
     decoratorName: 'jwtClaims',
+    // The key resolver (JWKS) reads `kid` and `alg` from the header.
+    decode: { complete: true },
     verify: {
       algorithms: settings.algorithms as never,
       ...(settings.issuers && { allowedIss: settings.issuers }),
