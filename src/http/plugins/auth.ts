@@ -80,6 +80,11 @@ const auth: FastifyPluginAsync<AuthPluginOptions> = async (app, { settings, devS
     }
     const caller = callerFrom(claims, settings.tenantClaim)
     request.caller = caller
+    // Every later log line of this request names its caller (never the token).
+    request.log = request.log.child({
+      caller: caller.id,
+      ...(caller.tenant !== undefined && { tenant: caller.tenant }),
+    })
     const missing = missingScopes(caller.scopes, [INVOKE_SCOPE])
     if (missing.length > 0) {
       throw new PermissionDeniedError(missing, `use this agent (or ${ADMIN_SCOPE})`)
