@@ -32,7 +32,15 @@ declare module 'fastify' {
   }
 }
 
-/** The token's claims as a caller: `scope` (OAuth, space-separated) or `scp` (array). */
+/** `scope`/`scp` as providers write it: a space-separated string or an array of strings. */
+const scopesOf = (claim: unknown): string[] =>
+  typeof claim === 'string'
+    ? claim.split(' ').filter(Boolean)
+    : Array.isArray(claim)
+      ? claim.filter((scope): scope is string => typeof scope === 'string')
+      : []
+
+/** The token's claims as a caller: scopes from `scope` (OAuth) or else `scp`. */
 function callerFrom(claims: Record<string, unknown>, tenantClaim: string): Caller {
   const { sub } = claims
   if (typeof sub !== 'string' || sub === '') throw invalidToken('The token has no subject (sub)')
@@ -40,13 +48,7 @@ function callerFrom(claims: Record<string, unknown>, tenantClaim: string): Calle
   if (tenant !== undefined && (typeof tenant !== 'string' || tenant === '')) {
     throw invalidToken(`The token's ${tenantClaim} claim must be a non-empty string`)
   }
-  const { scope, scp } = claims
-  const scopes =
-    typeof scope === 'string'
-      ? scope.split(' ').filter(Boolean)
-      : Array.isArray(scp)
-        ? scp.filter((s): s is string => typeof s === 'string')
-        : []
+  const scopes = scopesOf(claims.scope ?? claims.scp)
   return { id: sub, ...(tenant !== undefined && { tenant }), scopes }
 }
 

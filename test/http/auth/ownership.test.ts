@@ -8,7 +8,8 @@ import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { echoSkill } from '../../../src/skills/echo/index.js'
 import { testApp } from '../../helpers/app.js'
-import { bearer } from '../../helpers/auth.js'
+import { signJwt } from '../../../src/auth/jws.js'
+import { bearer, TEST_SECRET } from '../../helpers/auth.js'
 import { textMessage } from '../../helpers/bodies.js'
 import { v03Message, v10Message } from '../../helpers/jsonrpc.js'
 import { askSkill } from '../../helpers/skills.js'
@@ -298,6 +299,22 @@ describe('skill scopes in every dialect', () => {
     expect(response.headers['www-authenticate']).toBe(
       'Bearer error="insufficient_scope", scope="skill:ask"',
     )
+  })
+
+  it.each([
+    ['scp as an array', { scp: ['a2a:invoke', 'skill:echo'] }],
+    ['scp as a string', { scp: 'a2a:invoke skill:echo' }],
+  ])('reads scopes from %s', async (_, claim) => {
+    const now = Math.floor(Date.now() / 1000)
+    const signed = signJwt(
+      { sub: 'erin', ...claim, exp: now + 60 },
+      { alg: 'HS256', key: TEST_SECRET },
+    )
+    const response = await app.inject({
+      url: '/a2a/rest/extendedAgentCard',
+      headers: { authorization: `Bearer ${signed}` },
+    })
+    expect(response.json().skills.map((s: { id: string }) => s.id)).toEqual(['echo'])
   })
 
   it('the granted skill runs', async () => {
