@@ -1,6 +1,7 @@
 /** Declares the agent from configuration and its skills: the source of every Agent Card. */
 import type { Config } from './config.js'
 import type { AgentDeclaration } from './domain/agent.js'
+import { INVOKE_SCOPE, requiredScopes } from './domain/caller.js'
 import type { Skill } from './skills/skill.js'
 
 export function declareAgent(config: Config, skills: readonly Skill[]): AgentDeclaration {
@@ -17,11 +18,14 @@ export function declareAgent(config: Config, skills: readonly Skill[]): AgentDec
       },
     }),
     capabilities: { streaming: true, pushNotifications: false, stateTransitionHistory: true },
-    authSchemes: [],
+    // Every task endpoint takes a JWT bearer token (src/http/plugins/auth.ts).
+    authSchemes: ['Bearer'],
+    scopes: [INVOKE_SCOPE],
     defaultInputModes: ['text/plain', 'application/json'],
     defaultOutputModes: ['text/plain', 'application/json'],
-    skills: skills.map(
-      ({ id, name, description, tags, examples, inputModes, outputModes, inputSchema }) => ({
+    skills: skills.map((skill) => {
+      const { id, name, description, tags, examples, inputModes, outputModes, inputSchema } = skill
+      return {
         id,
         name,
         description,
@@ -30,7 +34,8 @@ export function declareAgent(config: Config, skills: readonly Skill[]): AgentDec
         ...(inputModes && { inputModes }),
         ...(outputModes && { outputModes }),
         ...(inputSchema && { inputSchema }),
-      }),
-    ),
+        scopes: requiredScopes(skill),
+      }
+    }),
   }
 }

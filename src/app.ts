@@ -4,10 +4,11 @@
  */
 import { fastifySSE as sse } from '@fastify/sse'
 import Fastify from 'fastify'
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { Logger } from 'pino'
 import { declareAgent } from './agent.js'
 import { auditedStore, openAuditTrail } from './audit/index.js'
+import { newDevSecret } from './auth/dev-secret.js'
 import type { Config } from './config.js'
 import type { Backend } from './backends/backend.js'
 import { memoryBackend } from './backends/memory.js'
@@ -18,10 +19,12 @@ import { InlineDispatcher } from './engine/inline-dispatcher.js'
 import { Runner } from './engine/runner.js'
 import { TaskService } from './engine/task-service.js'
 import { frameworkErrorHandler } from './http/framework-errors.js'
-import audit from './http/plugins/audit.js'
+import audit, { auditRateLimitHit } from './http/plugins/audit.js'
+import auth, { authorize } from './http/plugins/auth.js'
 import engine from './http/plugins/engine.js'
 import jsonDepth from './http/plugins/json-depth.js'
-import rateLimits from './http/plugins/rate-limit.js'
+import rateLimits, { logRateLimitHit } from './http/plugins/rate-limit.js'
+import type { RateLimitHit } from './http/plugins/rate-limit.js'
 import requestId, { genReqId } from './http/plugins/request-id.js'
 import health from './http/routes/health.js'
 import { seedErrorHandler, seedNotFoundHandler } from './http/routes/seed/error-handler.js'
@@ -43,6 +46,8 @@ export interface AppOverrides {
   logger?: Logger
   store?: StoreBackend
   dispatcher?: (runner: Runner) => Dispatcher
+  /** Dev mode's HS256 secret (src/server.ts makes it); a fresh one when absent. */
+  devSecret?: string
 }
 
 export async function buildApp(
@@ -107,8 +112,15 @@ export async function buildApp(
   app.setErrorHandler(seedErrorHandler(config.BODY_LIMIT))
   await app.register(requestId)
   await app.register(audit, { trail, flushTimeoutMs: config.SHUTDOWN_GRACE_MS })
-  // Before the routes: it hooks every route registered after it.
+  // Before the routes, as they hook every route registered after them, and in this order:
+  // verify the token, count the request (by caller, or by address when the token failed),
+  // then refuse a failed token (see plugins/auth.ts).
+  await app.register(auth, {
+    settings: config.AUTH,
+    devSecret: overrides.devSecret ?? newDevSecret(),
+  })
   if (config.RATE_LIMIT_MAX > 0) await app.register(rateLimits, rateLimitOptions(config))
+  await app.register(authorize)
   await app.register(jsonDepth, { maxDepth: config.MAX_JSON_DEPTH })
   await app.register(engine, {
     tasks,
@@ -162,6 +174,14 @@ function rateLimitOptions(config: Config) {
     max: config.RATE_LIMIT_MAX,
     timeWindowMs: config.RATE_LIMIT_WINDOW_MS,
     discoveryMax: config.RATE_LIMIT_DISCOVERY_MAX,
+    onLimited: (request: FastifyRequest, hit: RateLimitHit) => {
+      logRateLimitHit(request, hit)
+      auditRateLimitHit(request, {
+        limit: hit.key.startsWith('card:') ? 'discovery' : 'requests',
+        max: hit.limit,
+        windowMs: config.RATE_LIMIT_WINDOW_MS,
+      })
+    },
     ...(REDIS_URL !== undefined && {
       // No offline queue and a short timeout: while Redis is away, requests pass at once.
       redis: () =>

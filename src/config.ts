@@ -3,6 +3,7 @@
  * `process.env`. Every setting is documented in .env.example.
  */
 import { z } from 'zod'
+import { authSettings, checkAuth } from './auth/settings.js'
 import { ConfigError } from './domain/config-error.js'
 
 export { ConfigError }
@@ -132,7 +133,26 @@ export const ConfigSchema = z
     AUDIT_STREAM_MAXLEN: int(100).default(100_000),
     /** How many records may wait for a slow or failing sink before new ones are dropped. */
     AUDIT_QUEUE_MAX: int(1).default(10_000),
+    /** HS256 shared secret (at least 32 characters). Set one of this, _PUBLIC_KEY or AUTH_JWKS_URL. */
+    AUTH_JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+    /** An RS256/ES256 public key in PEM (`\\n` escapes allowed, for one-line env files). */
+    AUTH_JWT_PUBLIC_KEY: z.string().min(1).optional(),
+    /** A JWKS URL (the identity provider's keys); keys are cached and picked by `kid`. */
+    AUTH_JWKS_URL: z.url({ protocol: /^https?$/ }).optional(),
+    /** Accepted `alg` values; defaults to the mode's own (HS256; RS256 or ES256 by key; both for JWKS). */
+    AUTH_JWT_ALGORITHMS: list.optional(),
+    /** Accepted `iss` values (comma-separated); unset accepts any issuer. */
+    AUTH_JWT_ISSUER: list.optional(),
+    /** Accepted `aud` values (comma-separated); unset accepts any audience. */
+    AUTH_JWT_AUDIENCE: list.optional(),
+    /** Leeway for `exp` and `nbf`, for clocks that disagree a little. */
+    AUTH_CLOCK_SKEW_SECONDS: int(0, 300).default(30),
+    /** The claim that names the caller's tenant; tasks are owned per tenant and subject. */
+    AUTH_TENANT_CLAIM: z.string().min(1).default('tenant'),
+    /** Where a dev-mode server writes its ephemeral secret for `a2a token` (mode 0600). */
+    AUTH_DEV_SECRET_FILE: z.string().min(1).default('.a2a/dev-secret'),
   })
+  .superRefine(checkAuth)
   .superRefine((env, context) => {
     if (env.ROLE !== 'all' && env.REDIS_URL === undefined) {
       context.addIssue({
@@ -152,6 +172,7 @@ export const ConfigSchema = z
     ...env,
     PUBLIC_URL: (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ''),
     AUDIT_SINK: env.AUDIT_SINK ?? (env.REDIS_URL === undefined ? 'stdout' : 'redis'),
+    AUTH: authSettings(env),
   }))
 
 export type Config = z.infer<typeof ConfigSchema>

@@ -17,6 +17,11 @@ export interface SkillCard {
   inputModes?: string[]
   outputModes?: string[]
   inputSchema?: JsonSchema
+  /**
+   * The scopes a caller's token needs to use this skill (all of them). Absent means
+   * `skill:<id>`; `[]` opens the skill to every caller with `a2a:invoke`.
+   */
+  scopes?: string[]
 }
 
 export interface AgentDeclaration {
@@ -34,6 +39,8 @@ export interface AgentDeclaration {
   }
   /** HTTP authentication schemes every task endpoint requires (e.g. "Bearer"); empty when open. */
   authSchemes: string[]
+  /** The scopes every protected operation requires (e.g. `a2a:invoke`). */
+  scopes?: string[]
   /** Media types. */
   defaultInputModes: string[]
   defaultOutputModes: string[]

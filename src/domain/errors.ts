@@ -28,6 +28,8 @@ export type A2AErrorCode =
   | 'METHOD_NOT_FOUND'
   | 'INVALID_RPC_REQUEST'
   | 'RATE_LIMITED'
+  | 'UNAUTHENTICATED'
+  | 'PERMISSION_DENIED'
 
 export abstract class A2AError extends Error {
   abstract readonly code: A2AErrorCode
@@ -100,7 +102,7 @@ export class LimitExceededError extends A2AError {
 /** The caller has as many running tasks as it may: it can retry once one of them ends. */
 export class ActiveTaskLimitError extends A2AError {
   readonly code = 'ACTIVE_TASK_LIMIT'
-  constructor(limit: number) {
+  constructor(readonly limit: number) {
     super(
       `You already have ${limit} running task${limit === 1 ? '' : 's'}, the most this agent runs at once for one caller; retry once one has ended`,
       { limit },
@@ -239,5 +241,33 @@ export class SkillInputInvalidError extends A2AError {
       pointer,
       skillId,
     })
+  }
+}
+
+/**
+ * Missing or unusable credentials (HTTP 401). `challenge` is the `WWW-Authenticate` value
+ * (RFC 6750); the message says what was wrong without echoing the token.
+ */
+export class AuthenticationError extends A2AError {
+  readonly code = 'UNAUTHENTICATED'
+  readonly challenge: string
+  constructor(message: string, challenge: string) {
+    super(message)
+    this.challenge = challenge
+  }
+}
+
+/** A valid token without the scope an operation needs (HTTP 403, `insufficient_scope`). */
+export class PermissionDeniedError extends A2AError {
+  readonly code = 'PERMISSION_DENIED'
+  readonly challenge: string
+  /** The scopes the caller lacked. */
+  readonly missing: readonly string[]
+  constructor(missing: readonly string[], what: string) {
+    super(`The token lacks the scope ${missing.join(' ')} needed to ${what}`, {
+      requiredScopes: missing.join(' '),
+    })
+    this.challenge = `Bearer error="insufficient_scope", scope="${missing.join(' ')}"`
+    this.missing = missing
   }
 }

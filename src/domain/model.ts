@@ -109,6 +109,8 @@ export const Task = z.object({
   updatedAt: z.string(),
   /** The caller that created the task (the token's subject); absent on an open server. */
   owner: z.string().optional(),
+  /** The creating caller's tenant (also part of `owner`), for operators and the audit log. */
+  tenant: z.string().optional(),
 })
 export type Task = z.infer<typeof Task>
 

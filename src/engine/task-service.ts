@@ -8,11 +8,13 @@ import {
   A2AError,
   InvalidRequestError,
   InvalidTaskStateError,
+  PermissionDeniedError,
   TaskIdConflictError,
   TaskNotCancelableError,
   TaskNotFoundError,
   UnsupportedOperationError,
 } from '../domain/errors.js'
+import { missingScopes, requiredScopes } from '../domain/caller.js'
 import type { Message, Metadata, Task, TaskState } from '../domain/model.js'
 import { now } from '../domain/model.js'
 import { agentMessage, textPart } from '../domain/parts.js'
@@ -49,6 +51,9 @@ export interface SendInput {
   metadata?: Metadata
   /** The caller creating the task; only it sees the task where callers are told apart. */
   owner?: string
+  tenant?: string
+  /** The caller's scopes; when given, the skill's required scopes are checked against them. */
+  scopes?: readonly string[]
 }
 
 /** A message as A2A 0.2+ sends it: the server names new tasks; `taskId` continues one. */
@@ -58,6 +63,8 @@ export interface MessageInput {
   contextId?: string
   metadata?: Metadata
   owner?: string
+  tenant?: string
+  scopes?: readonly string[]
 }
 
 /** The states a message may continue. */
@@ -75,6 +82,7 @@ export class TaskService {
     checkMessageLimits(input.message, limits)
     const skill = skills.resolve(skillIdOf(input))
     skills.checkInput(skill.id, input.message)
+    this.checkSkillScopes(skill.id, input.scopes)
     const taskId = input.taskId ?? randomUUID()
     const requestHash = fingerprint({
       skillId: skill.id,
@@ -94,6 +102,7 @@ export class TaskService {
       transitions: [status],
       ...(input.metadata && { metadata: input.metadata }),
       ...(input.owner !== undefined && { owner: input.owner }),
+      ...(input.tenant !== undefined && { tenant: input.tenant }),
       requestHash,
       createdAt: status.timestamp,
       updatedAt: status.timestamp,
@@ -117,7 +126,11 @@ export class TaskService {
     if (!result.created) {
       // A retry: the task counts as running only if it still is.
       if (isFinal(result.task.status.state)) await cap?.release(input.owner, taskId)
-      if (result.task.requestHash !== requestHash) throw new TaskIdConflictError(taskId)
+      // Another caller's id is a conflict, never a way to read its task.
+      const sameOwner = result.task.owner === input.owner
+      if (!sameOwner || result.task.requestHash !== requestHash) {
+        throw new TaskIdConflictError(taskId)
+      }
       return result
     }
     await this.#dispatch(taskId, input.owner)
@@ -133,9 +146,10 @@ export class TaskService {
     if (input.taskId !== undefined) {
       return { task: await this.#continueMessage(input, input.taskId), created: false }
     }
+    const skill = this.options.skills.resolve(skillIdOf(input))
+    this.checkSkillScopes(skill.id, input.scopes)
     // A skill that names no inputModes accepts any media type.
-    const accepted = this.options.skills.resolve(skillIdOf(input)).inputModes
-    if (accepted) checkMediaTypes(input.message.parts, accepted)
+    if (skill.inputModes) checkMediaTypes(input.message.parts, skill.inputModes)
     try {
       const taskId =
         this.options.dedupeMessages === false
@@ -172,9 +186,22 @@ export class TaskService {
         { taskId, state },
       )
     }
+    this.checkSkillScopes(task.skillId, input.scopes)
     const accepted = this.options.skills.get(task.skillId)?.inputModes
     if (accepted) checkMediaTypes(input.message.parts, accepted)
     return this.continue(taskId, input.message, input.owner)
+  }
+
+  /**
+   * Refuses a caller whose scopes lack what the skill requires (PermissionDeniedError). No
+   * scopes given means no check: the caller is the server itself or authentication is off.
+   */
+  checkSkillScopes(skillId: string, scopes: readonly string[] | undefined): void {
+    if (scopes === undefined) return
+    const skill = this.options.skills.get(skillId)
+    if (!skill) return
+    const missing = missingScopes(scopes, requiredScopes(skill))
+    if (missing.length > 0) throw new PermissionDeniedError(missing, `use skill "${skillId}"`)
   }
 
   /** Answers an input-required task: appends the message and starts the next turn. */

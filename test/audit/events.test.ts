@@ -6,7 +6,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyInstance } from 'fastify'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { readAuditStream } from '../../src/audit/read.js'
 import { verifyChain } from '../../src/audit/verify.js'
@@ -20,20 +20,29 @@ import {
 } from '../../src/http/plugins/audit.js'
 import { sendBody } from '../helpers/bodies.js'
 import { listening } from '../helpers/app.js'
+import { slowSkill } from '../helpers/skills.js'
+import { echoSkill } from '../../src/skills/echo/index.js'
+import type { AppOverrides } from '../../src/app.js'
+import { TEST_SECRET, bearer, token } from '../helpers/auth.js'
 import { connectTestRedis, deleteKeysUnder, testPrefix } from '../helpers/redis.js'
 
-const SECRET = 'eyJhbGciOiJIUzI1NiJ9.secret-token-that-must-not-leak'
+/** Alice of tenant acme's token: it must never reach a record. */
+const SECRET = token({ sub: 'alice', tenant: 'acme' })
 
 /** The app with the test's stand-in for authentication and the test-only guarded route. */
-async function auditedApp(env: Record<string, string>): Promise<FastifyInstance> {
-  const app = await buildApp(configFrom({ LOG_LEVEL: 'silent', SHUTDOWN_GRACE_MS: '500', ...env }))
-  app.addHook('onRequest', async (request) => {
-    const who = request as FastifyRequest & { caller?: string; tenant?: string }
-    if (typeof request.headers['x-test-caller'] === 'string')
-      who.caller = request.headers['x-test-caller']
-    if (typeof request.headers['x-test-tenant'] === 'string')
-      who.tenant = request.headers['x-test-tenant']
-  })
+async function auditedApp(
+  env: Record<string, string>,
+  overrides: AppOverrides = {},
+): Promise<FastifyInstance> {
+  const app = await buildApp(
+    configFrom({
+      LOG_LEVEL: 'silent',
+      SHUTDOWN_GRACE_MS: '500',
+      AUTH_JWT_SECRET: TEST_SECRET,
+      ...env,
+    }),
+    overrides,
+  )
   app.get('/test/guarded', async (request, reply) => {
     const { event } = request.query as { event: string }
     if (event === 'auth') {
@@ -56,8 +65,6 @@ async function exercise(url: string) {
   const headers = {
     'content-type': 'application/json',
     authorization: `Bearer ${SECRET}`,
-    'x-test-caller': 'alice',
-    'x-test-tenant': 'acme',
   }
   const body = sendBody('hello audit', { metadata: { skillId: 'echo' } })
   const sent = await fetch(`${url}/tasks/send`, {
@@ -86,7 +93,7 @@ async function exercise(url: string) {
  * request: its records name the task and skill (and the owner, when there is one) only.
  */
 function expectEveryEvent(records: any[], taskId: string, turnInRequest: boolean) {
-  const who = { caller: 'alice', tenant: 'acme', audit: 1 }
+  const who = { caller: 'acme/alice', tenant: 'acme', audit: 1 }
   const ofTask = { ...who, taskId, skillId: 'echo', requestId: 'req-send-1' }
   const ofTurn = turnInRequest ? ofTask : { audit: 1, taskId, skillId: 'echo' }
   expect(records).toEqual([
@@ -146,7 +153,8 @@ function expectEveryEvent(records: any[], taskId: string, turnInRequest: boolean
   if (!turnInRequest) {
     for (const record of records.slice(1, 4)) {
       expect(record).not.toHaveProperty('requestId')
-      expect(record).not.toHaveProperty('caller')
+      // The task's owner still names the caller.
+      expect(record.caller).toBe('acme/alice')
     }
   }
   for (const record of records) {
@@ -184,6 +192,57 @@ describe('audit records with the memory store (file sink)', () => {
     expect(text).not.toContain('hello audit')
   })
 
+  it('records what authentication, scopes and the running-task cap refuse, from real requests', async () => {
+    const file = join(dir, 'refusals.jsonl')
+    const app = await auditedApp(
+      { AUDIT_SINK: 'file', AUDIT_FILE: file, MAX_ACTIVE_TASKS_PER_CALLER: '1', SEND_WAIT_MS: '0' },
+      { skills: [echoSkill, slowSkill()] },
+    )
+    const url = await listening(app)
+    const send = (authorization: string, skillId: string, requestId: string) =>
+      fetch(`${url}/tasks/send`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization, 'x-request-id': requestId },
+        body: JSON.stringify(sendBody('hi', { metadata: { skillId } })),
+      })
+    expect((await send('Bearer not-a-token', 'echo', 'req-bad-token')).status).toBe(401)
+    const echoOnly = bearer({ sub: 'bob', scopes: ['a2a:invoke', 'skill:echo'] })
+    expect((await send(echoOnly, 'slow', 'req-no-scope')).status).toBe(403)
+    const carol = bearer({ sub: 'carol', scopes: ['a2a:invoke', 'skill:*'] })
+    expect((await send(carol, 'slow', 'req-running')).status).toBe(200)
+    expect((await send(carol, 'echo', 'req-capped')).status).toBe(429)
+    await app.close()
+    const records = readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line))
+    expect(records).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          event: AuditEvent.authFailure,
+          requestId: 'req-bad-token',
+          outcome: 'rejected',
+          details: expect.objectContaining({ method: 'POST', route: '/tasks/send' }),
+        }),
+        expect.objectContaining({
+          event: AuditEvent.permissionDenial,
+          requestId: 'req-no-scope',
+          caller: 'bob',
+          details: expect.objectContaining({ required: ['skill:slow'] }),
+        }),
+      ]),
+    )
+    expect(records).toContainEqual(
+      expect.objectContaining({
+        event: AuditEvent.rateLimitHit,
+        requestId: 'req-capped',
+        caller: 'carol',
+        details: expect.objectContaining({ limit: 'active-tasks', max: 1 }),
+      }),
+    )
+    expect(verifyChain(records)).toMatchObject({ ok: true })
+  })
+
   it('keeps concurrent requests apart: each task carries its own request id and caller', async () => {
     const file = join(dir, 'concurrent.jsonl')
     const app = await auditedApp({ AUDIT_SINK: 'file', AUDIT_FILE: file })
@@ -196,7 +255,7 @@ describe('audit records with the memory store (file sink)', () => {
           method: 'POST',
           headers: {
             'content-type': 'application/json',
-            'x-test-caller': caller,
+            authorization: bearer({ sub: caller }),
             'x-request-id': `req-${caller}`,
           },
           body: JSON.stringify(body),

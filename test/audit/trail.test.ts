@@ -4,7 +4,9 @@
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { spawnSync } from 'node:child_process'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { readAuditStream } from '../../src/audit/read.js'
@@ -110,6 +112,15 @@ describe('a2a audit verify --file', () => {
     const checked = await verify('--file', file, '--json')
     expect(checked.code).toBe(0)
     expect(JSON.parse(checked.out)).toMatchObject({ ok: true, count: 8, firstSeq: 1 })
+  })
+
+  it('runs as `a2a audit verify`, the built command a user runs', () => {
+    const cli = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist', 'cli', 'main.js')
+    const intact = spawnSync(process.execPath, [cli, 'audit', 'verify', '--file', file])
+    expect(intact.status).toBe(0)
+    expect(intact.stdout.toString()).toContain('8 records')
+    const broken = tampered('cli-deleted.jsonl', (all) => all.filter((_, i) => i !== 3))
+    expect(spawnSync(process.execPath, [cli, 'audit', 'verify', '--file', broken]).status).toBe(1)
   })
 
   it('catches an edited record, exit 1', async () => {

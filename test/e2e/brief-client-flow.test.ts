@@ -9,6 +9,7 @@ import { echoSkill } from '../../src/skills/echo/index.js'
 import { reviewPrSkill } from '../../src/skills/review-pr/index.js'
 import { anonymousPr, pythonPr } from '../fixtures/diffs.js'
 import { listening, testApp } from '../helpers/app.js'
+import { authHeaders } from '../helpers/auth.js'
 import { readAll } from '../helpers/sse.js'
 import { slowSkill } from '../helpers/skills.js'
 
@@ -27,7 +28,7 @@ describe("the brief's client flow, end to end", () => {
   const post = async (path: string, body: unknown) => {
     const response = await fetch(`${base}${path}`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', ...authHeaders() },
       body: JSON.stringify(body),
     })
     return { status: response.status, body: (await response.json()) as any }
@@ -45,7 +46,7 @@ describe("the brief's client flow, end to end", () => {
     const id = randomUUID()
     const response = await fetch(`${base}/tasks/sendSubscribe`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', ...authHeaders() },
       body: JSON.stringify({
         id,
         message: {
@@ -79,7 +80,9 @@ describe("the brief's client flow, end to end", () => {
     )
     expect(data.summary).toMatch(/2 findings/)
 
-    const task = (await (await fetch(`${base}/tasks/${id}`)).json()) as any
+    const task = (await (
+      await fetch(`${base}/tasks/${id}`, { headers: authHeaders() })
+    ).json()) as any
     expect(task.status.state).toBe('completed')
     expect(task.artifacts).toEqual(last.artifacts)
   })

@@ -1,6 +1,7 @@
 /** A small SSE reader, as a test client sees the stream: frames and comments. */
 import type { ClientRequest } from 'node:http'
 import { request as httpRequest } from 'node:http'
+import { authHeaders } from './auth.js'
 export interface SseFrame {
   id?: string
   event?: string
@@ -52,7 +53,8 @@ export async function readAll(response: Response): Promise<SseRead> {
 
 /**
  * Opens an SSE stream with node:http, so that a test can drop the connection for real
- * (`request.destroy()` closes the socket; an aborted fetch may keep it alive).
+ * (`request.destroy()` closes the socket; an aborted fetch may keep it alive). It sends the
+ * default test caller's token unless `headers` has its own `authorization`.
  */
 export function openStream(
   url: string,
@@ -62,7 +64,7 @@ export function openStream(
   return new Promise((resolve, reject) => {
     const request = httpRequest(url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', ...headers },
+      headers: { 'content-type': 'application/json', ...authHeaders(), ...headers },
     })
     request.on('response', (response) => resolve({ request, frames: sseFrames(response) }))
     request.on('error', reject)

@@ -39,7 +39,7 @@ describe('GET /.well-known/agent-card.json', () => {
     expect(card.capabilities).toEqual({
       streaming: true,
       pushNotifications: false,
-      extendedAgentCard: false,
+      extendedAgentCard: true,
     })
     expect(card).not.toHaveProperty('protocolVersion')
   })
@@ -51,7 +51,7 @@ describe('GET /.well-known/agent-card.json', () => {
       protocolVersion: '0.3.0',
       url: 'https://agent.example/a2a/jsonrpc',
       preferredTransport: 'JSONRPC',
-      supportsAuthenticatedExtendedCard: false,
+      supportsAuthenticatedExtendedCard: true,
       skills: [{ id: 'echo' }],
     })
   })

@@ -8,11 +8,12 @@ import { buildApp } from '../../src/app.js'
 import { configFrom } from '../../src/config.js'
 import { echoSkill } from '../../src/skills/echo/index.js'
 import { testApp } from '../helpers/app.js'
+import { TEST_SECRET, authHeaders } from '../helpers/auth.js'
 import { rpc } from '../helpers/jsonrpc.js'
 
 const json = { 'content-type': 'application/json' }
 
-/** The app with a log we can read, and `x-test-caller` standing in for an authenticated subject. */
+/** The app with a log we can read. */
 async function appWithLog(env: Record<string, string>) {
   const lines: Record<string, unknown>[] = []
   const sink = new Writable({
@@ -23,15 +24,18 @@ async function appWithLog(env: Record<string, string>) {
       done()
     },
   })
-  const app = await buildApp(configFrom({ SHUTDOWN_GRACE_MS: '100', ...env }), {
-    skills: [echoSkill],
-    logger: pino({ level: 'info' }, sink),
-  })
-  // What the auth plugin does in its onRequest hook: name the caller.
-  app.addHook('onRequest', async (request) => {
-    const caller = request.headers['x-test-caller']
-    if (typeof caller === 'string') Object.assign(request, { caller })
-  })
+  const app = await buildApp(
+    configFrom({
+      SHUTDOWN_GRACE_MS: '100',
+      AUDIT_SINK: 'off',
+      AUTH_JWT_SECRET: TEST_SECRET,
+      ...env,
+    }),
+    {
+      skills: [echoSkill],
+      logger: pino({ level: 'info' }, sink),
+    },
+  )
   await app.ready()
   return { app, lines }
 }
@@ -84,7 +88,7 @@ describe('rate limits', () => {
     })
   })
 
-  it('answers A2A 1.0 JSON-RPC with HTTP 429 and a -32010 error carrying the request id', async () => {
+  it('answers A2A 1.0 JSON-RPC with HTTP 429 and a -32010 error, id null (refused before the body is read)', async () => {
     app = await testApp({ RATE_LIMIT_MAX: '1' })
     await rpc(app, 'GetTask', { id: randomUUID() })
     const refused = await rpc(app, 'GetTask', { id: randomUUID() }, { id: 'call-7' })
@@ -92,7 +96,7 @@ describe('rate limits', () => {
     expect(refused.headers['retry-after']).toBe('60')
     expect(refused.body).toEqual({
       jsonrpc: '2.0',
-      id: 'call-7',
+      id: null,
       error: {
         code: -32010,
         message: 'Rate limit exceeded: at most 1 requests per window; retry in 60 s',
@@ -116,7 +120,7 @@ describe('rate limits', () => {
     expect(refused.status).toBe(429)
     expect(refused.body).toEqual({
       jsonrpc: '2.0',
-      id: 9,
+      id: null,
       error: {
         code: -32010,
         message: 'Rate limit exceeded: at most 1 requests per window; retry in 60 s',
@@ -200,18 +204,19 @@ describe('rate limits', () => {
   it('keys an authenticated caller by subject, so each caller has a budget of its own', async () => {
     const built = await appWithLog({ RATE_LIMIT_MAX: '1' })
     app = built.app
-    expect((await getSeedTask(app, { 'x-test-caller': 'alice' })).statusCode).toBe(404)
-    expect((await getSeedTask(app, { 'x-test-caller': 'alice' })).statusCode).toBe(429)
-    expect((await getSeedTask(app, { 'x-test-caller': 'bob' })).statusCode).toBe(404)
-    // The address's own (anonymous) budget is separate from its callers'.
-    expect((await getSeedTask(app)).statusCode).toBe(404)
+    expect((await getSeedTask(app, authHeaders({ sub: 'alice' }))).statusCode).toBe(404)
+    expect((await getSeedTask(app, authHeaders({ sub: 'alice' }))).statusCode).toBe(429)
+    expect((await getSeedTask(app, authHeaders({ sub: 'bob' }))).statusCode).toBe(404)
+    // A request without a valid token spends its address's budget, apart from its callers'.
+    expect((await getSeedTask(app)).statusCode).toBe(401)
+    expect((await getSeedTask(app)).statusCode).toBe(429)
   })
 
   it('reports each refused request once, at info, with the request id and the key', async () => {
     const built = await appWithLog({ RATE_LIMIT_MAX: '1' })
     app = built.app
-    await getSeedTask(app, { 'x-test-caller': 'alice' })
-    await getSeedTask(app, { 'x-test-caller': 'alice', 'x-request-id': 'over-1' })
+    await getSeedTask(app, authHeaders({ sub: 'alice' }))
+    await getSeedTask(app, { ...authHeaders({ sub: 'alice' }), 'x-request-id': 'over-1' })
     const hits = built.lines.filter((line) => line.msg === 'rate limit exceeded')
     expect(hits).toEqual([
       expect.objectContaining({

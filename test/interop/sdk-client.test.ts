@@ -8,7 +8,12 @@ import type { AddressInfo } from 'node:net'
 import { createServer } from 'node:net'
 import { SendMessageRequest } from '@a2a-js/sdk'
 import type { Client } from '@a2a-js/sdk/client'
-import { ClientFactory, ClientFactoryOptions, JsonRpcTransportFactory } from '@a2a-js/sdk/client'
+import {
+  ClientFactory,
+  ClientFactoryOptions,
+  JsonRpcTransportFactory,
+  RestTransportFactory,
+} from '@a2a-js/sdk/client'
 import {
   PushNotificationNotSupportedError,
   TaskNotCancelableError,
@@ -19,6 +24,14 @@ import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { echoSkill } from '../../src/skills/echo/index.js'
 import { testApp } from '../helpers/app.js'
+import { bearer } from '../helpers/auth.js'
+
+/** The SDK's fetch, with the test caller's token on every request (as a deployment would add). */
+const fetchImpl: typeof fetch = (input, init) => {
+  const headers = new Headers(init?.headers)
+  headers.set('authorization', bearer())
+  return fetch(input, { ...init, headers })
+}
 import { askSkill, slowSkill } from '../helpers/skills.js'
 
 /** A free loopback port, so that the card can name the URL the server will listen on. */
@@ -71,6 +84,10 @@ describe.each(['JSONRPC', 'HTTP+JSON'])('@a2a-js/sdk over %s, A2A 1.0', (transpo
     const factory = new ClientFactory(
       ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
         preferredTransports: [transport],
+        transports: [
+          new JsonRpcTransportFactory({ fetchImpl }),
+          new RestTransportFactory({ fetchImpl }),
+        ],
       }),
     )
     client = await factory.createFromUrl(base)
@@ -182,7 +199,7 @@ describe('@a2a-js/sdk legacy 0.3 JSON-RPC transport', () => {
     let base: string
     ;({ app, base } = await startServer())
     const factory = new ClientFactory({
-      transports: [new JsonRpcTransportFactory({ legacyCompat: { enabled: true } })],
+      transports: [new JsonRpcTransportFactory({ fetchImpl, legacyCompat: { enabled: true } })],
     })
     const card = await factory.createFromUrl(base).then((c) => c.getAgentCard())
     // Only the 0.3 interface: the factory then picks the legacy transport.

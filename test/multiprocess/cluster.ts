@@ -13,6 +13,7 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Redis } from 'ioredis'
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest'
+import { TEST_SECRET } from '../helpers/auth.js'
 import { connectTestRedis, deleteKeysUnder, testPrefix } from '../helpers/redis.js'
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..')
@@ -108,6 +109,7 @@ export function useCluster(defaults: Record<string, string> = {}) {
       env: {
         PATH: process.env.PATH ?? '',
         NODE_ENV: 'production',
+        AUTH_JWT_SECRET: TEST_SECRET,
         LOG_LEVEL: 'error',
         HOST: '127.0.0.1',
         PORT: String(port),

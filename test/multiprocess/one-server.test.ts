@@ -3,6 +3,7 @@
  * is read, streamed (and resumed), continued and canceled through process B.
  */
 import { describe, expect, it } from 'vitest'
+import { authHeaders } from '../helpers/auth.js'
 import { sseFrames } from '../helpers/sse.js'
 import type { SseFrame } from '../helpers/sse.js'
 import { useCluster, waitFor } from './cluster.js'
@@ -21,6 +22,7 @@ async function subscribe(
     method: 'POST',
     headers: {
       'content-type': 'application/json',
+      ...authHeaders(),
       ...(lastEventId !== undefined && { 'last-event-id': lastEventId }),
     },
     body: JSON.stringify(body),

@@ -1,5 +1,6 @@
 /** Requests in the brief's dialect against a server process, as a client sends them. */
 import { randomUUID } from 'node:crypto'
+import { authHeaders } from '../helpers/auth.js'
 import { textMessage } from '../helpers/bodies.js'
 
 export interface Reply {
@@ -10,14 +11,17 @@ export interface Reply {
 export async function post(url: string, path: string, body?: unknown): Promise<Reply> {
   const response = await fetch(`${url}${path}`, {
     method: 'POST',
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    headers: {
+      ...authHeaders(),
+      ...(body !== undefined && { 'content-type': 'application/json' }),
+    },
     ...(body !== undefined && { body: JSON.stringify(body) }),
   })
   return { status: response.status, body: await response.json() }
 }
 
 export async function get(url: string, path: string): Promise<Reply> {
-  const response = await fetch(`${url}${path}`)
+  const response = await fetch(`${url}${path}`, { headers: authHeaders() })
   return { status: response.status, body: await response.json() }
 }
 

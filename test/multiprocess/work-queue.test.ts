@@ -4,6 +4,7 @@
  * a worker that shuts down hands its running turn over; a skill's own timeout fails its task.
  */
 import { describe, expect, it } from 'vitest'
+import { authHeaders } from '../helpers/auth.js'
 import { useCluster, waitFor } from './cluster.js'
 import { get, post, taskFor } from './requests.js'
 
@@ -28,8 +29,10 @@ describe('work queue: API processes enqueue, worker processes run the skills', (
   it('serves only the probes on a worker process', async () => {
     const worker = await start('worker', { ROLE: 'worker' })
     expect((await get(worker.url, '/readyz')).status).toBe(200)
-    const card = await fetch(`${worker.url}/.well-known/agent.json`)
+    const card = await fetch(`${worker.url}/.well-known/agent.json`, { headers: authHeaders() })
     expect(card.status).toBe(404)
+    // Every route but the probes is behind authentication, even where it does not exist.
+    expect((await fetch(`${worker.url}/.well-known/agent.json`)).status).toBe(401)
   })
 
   it('runs the turn of a worker killed mid-task again on another worker, to completion', async () => {

@@ -10,6 +10,7 @@ import { createServer } from 'node:net'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { TEST_SECRET } from '../helpers/auth.js'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..')
 const entry = join(root, 'dist', 'server.js')
@@ -65,7 +66,13 @@ function freePort(): Promise<number> {
 function spawnServer(env: Record<string, string>) {
   const child = spawn(process.execPath, ['dist/server.js'], {
     cwd: root,
-    env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production', LOG_LEVEL: 'warn', ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'warn',
+      AUTH_JWT_SECRET: TEST_SECRET,
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   children.add(child)

@@ -7,7 +7,6 @@
  *
  * Exit codes: 0 the chain is intact, 1 it is broken, 2 a usage error or the trail cannot be read.
  */
-import { pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
 import type { Writable } from 'node:stream'
 import { Redis } from 'ioredis'
@@ -15,6 +14,8 @@ import { readAuditFile, readAuditStream } from '../../audit/read.js'
 import type { ChainHead } from '../../audit/record.js'
 import type { Verdict } from '../../audit/verify.js'
 import { verifyChain } from '../../audit/verify.js'
+
+export const summary = "check the audit trail's hash chain"
 
 export const USAGE = `Usage:
   a2a audit verify --file <path> [--json]
@@ -117,16 +118,6 @@ function describe(verdict: Verdict, source: string): string {
 }
 
 // `node dist/cli/commands/audit.js verify …` until the `a2a` dispatcher registers this command.
-if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  run(process.argv.slice(2)).then(
-    (code) => (process.exitCode = code),
-    (error: unknown) => {
-      process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`)
-      process.exitCode = 2
-    },
-  )
-}
-
 /** A Redis URL as it may be printed: without its password. */
 function redacted(url: string): string {
   try {

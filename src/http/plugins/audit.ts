@@ -13,7 +13,9 @@ import type { RequestContext } from '../../audit/context.js'
 import { runWithContext } from '../../audit/context.js'
 import { AuditEvent } from '../../audit/record.js'
 import type { AuditTrail } from '../../audit/trail.js'
+import { ActiveTaskLimitError } from '../../domain/errors.js'
 import { now } from '../../domain/model.js'
+import { ownerKey } from '../../domain/caller.js'
 import { callerOf } from '../a2a/caller.js'
 
 export { AuditEvent }
@@ -37,6 +39,12 @@ const audit: FastifyPluginAsync<AuditPluginOptions> = async (app, { trail, flush
       runWithContext(() => requestContext(request), done)
     })
   }
+  // The per-caller cap on running tasks is a limit too, though the engine enforces it.
+  app.addHook('onError', async (request, _reply, error) => {
+    if (error instanceof ActiveTaskLimitError) {
+      auditRateLimitHit(request, { limit: 'active-tasks', max: error.limit })
+    }
+  })
   // After the engine's preClose has drained running turns, whose changes are audited.
   app.addHook('onClose', async () => trail.close(flushTimeoutMs))
 }
@@ -45,11 +53,12 @@ export default fp(audit, { name: 'a2a-audit', fastify: '5.x' })
 
 /** The request's id, its caller (set by authentication) and the caller's tenant, if any. */
 export function requestContext(request: FastifyRequest): RequestContext {
-  const tenant = (request as FastifyRequest & { tenant?: unknown }).tenant
+  const caller = callerOf(request)
   return {
     requestId: request.id,
-    caller: callerOf(request),
-    ...(typeof tenant === 'string' && { tenant }),
+    // The owner key tasks carry (tenant/subject), so request and task records name callers alike.
+    ...(caller && { caller: ownerKey(caller) }),
+    ...(caller?.tenant !== undefined && { tenant: caller.tenant }),
   }
 }
 

@@ -3,9 +3,11 @@
  * authenticated subject, or the client address before authentication), in Redis when the
  * server runs on Redis (so every process shares one budget) and in memory otherwise.
  *
- * The check runs in `preValidation`: after the `onRequest` hooks (authentication sets the
- * caller there) and after the body is parsed (so a JSON-RPC refusal carries the request's id),
- * but before schema validation, so malformed requests count too. Probes are exempt; the public
+ * The check runs in `onRequest`, between authentication's two steps (see plugins/auth.ts): the
+ * token is verified, so a caller spends its own budget, but a refused one is not thrown yet, so
+ * failed attempts spend their address's budget (guessing tokens is limited too). It runs before
+ * the body is read, so a refusal costs no parsing (and a JSON-RPC refusal has id null, as an
+ * authentication failure has). Malformed requests count too. Probes are exempt; the public
  * Agent Cards have their own, per-address budget. A refusal is a RateLimitedError, answered by
  * each dialect's error table (429, `Retry-After`). When the counter store fails (Redis down),
  * requests pass: limits fail open, with one warning per outage.
@@ -15,6 +17,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import type { Redis } from 'ioredis'
 import { RateLimitedError } from '../../domain/errors.js'
+import { ownerKey } from '../../domain/caller.js'
 import { callerOf } from '../a2a/caller.js'
 
 export interface RateLimitOptions {
@@ -58,7 +61,7 @@ const isDiscovery = (request: FastifyRequest): boolean =>
 export function rateLimitKey(request: FastifyRequest): string {
   if (isDiscovery(request)) return `${DISCOVERY_KEY}ip:${request.ip}`
   const caller = callerOf(request)
-  return caller === undefined ? `ip:${request.ip}` : `caller:${caller}`
+  return caller === undefined ? `ip:${request.ip}` : `caller:${ownerKey(caller)}`
 }
 
 const rateLimits: FastifyPluginAsync<RateLimitOptions> = async (app, options) => {
@@ -94,7 +97,7 @@ const rateLimits: FastifyPluginAsync<RateLimitOptions> = async (app, options) =>
   })
   const check = app.createRateLimit()
 
-  app.addHook('preValidation', async (request, reply) => {
+  app.addHook('onRequest', async (request, reply) => {
     if (EXEMPT.has(request.routeOptions.url ?? '')) return
     if (discoveryMax === 0 && isDiscovery(request)) return
     let result: Awaited<ReturnType<typeof check>>

@@ -5,6 +5,7 @@
  */
 import type { FastifyPluginAsync } from 'fastify'
 import type { ProtocolVersion } from '../../protocol/a2a/versions.js'
+import { ExtendedCards } from '../a2a/extended-card.js'
 import { A2AOperations } from '../a2a/operations.js'
 import agentCard from './agent-card.js'
 import jsonRpc from './jsonrpc/index.js'
@@ -25,16 +26,18 @@ export interface A2ARoutesOptions {
 
 const a2aDialects: FastifyPluginAsync<A2ARoutesOptions> = async (app, options) => {
   const ops = new A2AOperations(app.tasks, options.sendWaitMs)
+  const endpoints = {
+    jsonRpcUrl: `${options.publicUrl}${JSON_RPC_PATH}`,
+    restUrl: `${options.publicUrl}${REST_PATH}`,
+  }
+  const cards = new ExtendedCards(app.agent, endpoints)
   await app.register(agentCard, {
-    endpoints: {
-      jsonRpcUrl: `${options.publicUrl}${JSON_RPC_PATH}`,
-      restUrl: `${options.publicUrl}${REST_PATH}`,
-    },
+    endpoints,
     cardMaxAgeSeconds: options.cardMaxAgeSeconds,
     defaultVersion: options.cardDefaultVersion,
   })
-  await app.register(jsonRpc, { path: JSON_RPC_PATH, bodyLimit: options.bodyLimit, ops })
-  await app.register(rest, { prefix: REST_PATH, bodyLimit: options.bodyLimit, ops })
+  await app.register(jsonRpc, { path: JSON_RPC_PATH, bodyLimit: options.bodyLimit, ops, cards })
+  await app.register(rest, { prefix: REST_PATH, bodyLimit: options.bodyLimit, ops, cards })
 }
 
 export default a2aDialects

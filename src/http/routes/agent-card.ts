@@ -35,7 +35,8 @@ const rendered = (card: unknown): RenderedCard => {
 }
 
 const agentCard: FastifyPluginAsync<AgentCardRoutesOptions> = async (app, options) => {
-  const cardOptions = { endpoints: options.endpoints, extendedCard: false }
+  // Authenticated callers get the extended card (src/http/a2a/extended-card.ts).
+  const cardOptions = { endpoints: options.endpoints, extendedCard: true }
   const cards: Record<ProtocolVersion, RenderedCard> = {
     '1.0': rendered(renderV10Card(app.agent, cardOptions)),
     '0.3': rendered(renderV03Card(app.agent, cardOptions)),
@@ -51,27 +52,31 @@ const agentCard: FastifyPluginAsync<AgentCardRoutesOptions> = async (app, option
     return reply.code(statusCode).send(body)
   })
 
-  app.get(AGENT_CARD_PATH, { logLevel: 'warn' }, async (request, reply) => {
-    reply.header('vary', 'A2A-Version')
-    const header = request.headers['a2a-version']
-    const query = (request.query as Record<string, string | undefined>)['A2A-Version']
-    const asked = header ?? query
-    let version: ProtocolVersion
-    try {
-      version = asked ? protocolVersionOf(asked) : options.defaultVersion
-    } catch (error) {
-      if (!(error instanceof A2AError)) throw error
-      const { statusCode, body } = v10RestErrorReply(error)
-      return reply.code(statusCode).send(body)
-    }
-    const card = cards[version]
-    reply
-      .header('etag', card.etag)
-      .header('cache-control', cacheControl)
-      .header('last-modified', lastModified)
-    if (request.headers['if-none-match'] === card.etag) return reply.code(304).send()
-    return reply.type('application/json; charset=utf-8').send(card.body)
-  })
+  app.get(
+    AGENT_CARD_PATH,
+    { logLevel: 'warn', config: { public: true } },
+    async (request, reply) => {
+      reply.header('vary', 'A2A-Version')
+      const header = request.headers['a2a-version']
+      const query = (request.query as Record<string, string | undefined>)['A2A-Version']
+      const asked = header ?? query
+      let version: ProtocolVersion
+      try {
+        version = asked ? protocolVersionOf(asked) : options.defaultVersion
+      } catch (error) {
+        if (!(error instanceof A2AError)) throw error
+        const { statusCode, body } = v10RestErrorReply(error)
+        return reply.code(statusCode).send(body)
+      }
+      const card = cards[version]
+      reply
+        .header('etag', card.etag)
+        .header('cache-control', cacheControl)
+        .header('last-modified', lastModified)
+      if (request.headers['if-none-match'] === card.etag) return reply.code(304).send()
+      return reply.type('application/json; charset=utf-8').send(card.body)
+    },
+  )
 }
 
 export default agentCard

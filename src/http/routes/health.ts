@@ -14,8 +14,9 @@ const health: FastifyPluginAsync<HealthOptions> = async (app, options) => {
   app.addHook('preClose', async () => {
     closing = true
   })
-  app.get('/healthz', { logLevel: 'warn' }, async () => ({ status: 'ok' }))
-  app.get('/readyz', { logLevel: 'warn' }, async (_request, reply) => {
+  const probe = { logLevel: 'warn', config: { public: true } } as const
+  app.get('/healthz', probe, async () => ({ status: 'ok' }))
+  app.get('/readyz', probe, async (_request, reply) => {
     if (closing) return reply.code(503).send({ status: 'closing' })
     const unreachable = (await options.unreachable?.()) ?? []
     if (unreachable.length > 0) return reply.code(503).send({ status: 'unavailable', unreachable })

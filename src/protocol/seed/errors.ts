@@ -24,6 +24,8 @@ const HTTP_STATUS: Record<A2AErrorCode, number> = {
   METHOD_NOT_FOUND: 404,
   INVALID_RPC_REQUEST: 400,
   RATE_LIMITED: 429,
+  UNAUTHENTICATED: 401,
+  PERMISSION_DENIED: 403,
 }
 
 export function seedErrorReply(error: A2AError, requestId: string) {

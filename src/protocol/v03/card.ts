@@ -8,6 +8,17 @@ import type { CardOptions } from '../a2a/endpoints.js'
 import { schemeName } from '../a2a/endpoints.js'
 import { renderV10Card } from '../v10/card.js'
 
+/** A skill's requirement: the agent's scopes plus the skill's own, for each scheme. */
+const skillSecurity = (skill: SkillCard, security: Record<string, string[]>[]) =>
+  security.map((requirement) =>
+    Object.fromEntries(
+      Object.entries(requirement).map(([name, scopes]) => [
+        name,
+        [...scopes, ...(skill.scopes ?? [])],
+      ]),
+    ),
+  )
+
 const skillToV03 = (skill: SkillCard, security: Record<string, string[]>[]) => ({
   id: skill.id,
   name: skill.name,
@@ -16,7 +27,7 @@ const skillToV03 = (skill: SkillCard, security: Record<string, string[]>[]) => (
   ...(skill.examples && { examples: skill.examples }),
   ...(skill.inputModes && { inputModes: skill.inputModes }),
   ...(skill.outputModes && { outputModes: skill.outputModes }),
-  ...(security.length > 0 && { security }),
+  ...(security.length > 0 && { security: skillSecurity(skill, security) }),
 })
 
 export function renderV03Card(agent: AgentDeclaration, options: CardOptions) {
@@ -33,7 +44,11 @@ export function renderV03Card(agent: AgentDeclaration, options: CardOptions) {
   const security =
     agent.authSchemes.length === 0
       ? []
-      : [Object.fromEntries(agent.authSchemes.map((scheme) => [schemeName(scheme), []]))]
+      : [
+          Object.fromEntries(
+            agent.authSchemes.map((scheme) => [schemeName(scheme), [...(agent.scopes ?? [])]]),
+          ),
+        ]
   return {
     protocolVersion: '0.3.0',
     name: agent.name,

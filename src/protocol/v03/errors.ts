@@ -31,10 +31,15 @@ const RPC_CODE: Record<A2AErrorCode, number> = {
   INTERNAL_ERROR: -32603,
   // 0.3 defines no rate-limit error; -32010 is the 0.1 draft's RateLimitExceeded, unused since.
   RATE_LIMITED: -32010,
+  // A2A leaves auth codes to the server (-32007/-32008 were reused); see docs/security.md.
+  UNAUTHENTICATED: -32030,
+  PERMISSION_DENIED: -32031,
 }
 
 const HTTP_STATUS: Partial<Record<A2AErrorCode, number>> = {
   PAYLOAD_TOO_LARGE: 413,
+  UNAUTHENTICATED: 401,
+  PERMISSION_DENIED: 403,
   SERVICE_UNAVAILABLE: 503,
   INTERNAL_ERROR: 500,
   RATE_LIMITED: 429,

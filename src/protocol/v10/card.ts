@@ -3,7 +3,7 @@ import type { AgentDeclaration, SkillCard } from '../../domain/agent.js'
 import type { CardOptions } from '../a2a/endpoints.js'
 import { schemeName } from '../a2a/endpoints.js'
 
-/** `Bearer` → an httpAuthSecurityScheme; the requirement lists every scheme, no scopes. */
+/** `Bearer` → an httpAuthSecurityScheme; the requirement lists every scheme with its scopes. */
 function security(agent: AgentDeclaration) {
   const schemes = Object.fromEntries(
     agent.authSchemes.map((scheme) => [
@@ -22,14 +22,27 @@ function security(agent: AgentDeclaration) {
       : [
           {
             schemes: Object.fromEntries(
-              agent.authSchemes.map((scheme) => [schemeName(scheme), { list: [] }]),
+              agent.authSchemes.map((scheme) => [schemeName(scheme), { list: agent.scopes ?? [] }]),
             ),
           },
         ]
   return { schemes, requirements }
 }
 
-const skillToV10 = (skill: SkillCard, requirements: unknown[]) => ({
+type Requirement = { schemes: Record<string, { list: string[] }> }
+
+/** A skill's requirement: the agent's scopes plus the skill's own, for each scheme. */
+const skillRequirements = (skill: SkillCard, requirements: Requirement[]): Requirement[] =>
+  requirements.map(({ schemes }) => ({
+    schemes: Object.fromEntries(
+      Object.entries(schemes).map(([name, { list }]) => [
+        name,
+        { list: [...list, ...(skill.scopes ?? [])] },
+      ]),
+    ),
+  }))
+
+const skillToV10 = (skill: SkillCard, requirements: Requirement[]) => ({
   id: skill.id,
   name: skill.name,
   description: skill.description,
@@ -37,7 +50,9 @@ const skillToV10 = (skill: SkillCard, requirements: unknown[]) => ({
   ...(skill.examples && { examples: skill.examples }),
   ...(skill.inputModes && { inputModes: skill.inputModes }),
   ...(skill.outputModes && { outputModes: skill.outputModes }),
-  ...(requirements.length > 0 && { securityRequirements: requirements }),
+  ...(requirements.length > 0 && {
+    securityRequirements: skillRequirements(skill, requirements),
+  }),
 })
 
 export function renderV10Card(agent: AgentDeclaration, options: CardOptions) {

@@ -59,10 +59,10 @@ const TABLE: Record<A2AErrorCode, Mapping> = {
   INTERNAL_ERROR: A2A(-32603, 'INTERNAL', 500, 'INTERNAL'),
   // 1.0 defines no rate-limit error; -32010 is the 0.1 draft's RateLimitExceeded, unused since.
   RATE_LIMITED: A2A(-32010, 'RATE_LIMIT_EXCEEDED', 429, 'RESOURCE_EXHAUSTED'),
+  // A2A leaves auth codes to the server (-32007/-32008 were reused); see docs/security.md.
+  UNAUTHENTICATED: A2A(-32030, 'UNAUTHENTICATED', 401, 'UNAUTHENTICATED'),
+  PERMISSION_DENIED: A2A(-32031, 'PERMISSION_DENIED', 403, 'PERMISSION_DENIED'),
 }
-
-/** Statuses a JSON-RPC reply keeps, as proxies and HTTP clients act on them. */
-const HTTP_ANSWERED = new Set([413, 429])
 
 export const ERROR_INFO_TYPE = 'type.googleapis.com/google.rpc.ErrorInfo'
 export const BAD_REQUEST_TYPE = 'type.googleapis.com/google.rpc.BadRequest'
@@ -100,12 +100,19 @@ function errorDetails(error: A2AError, reason: string): Record<string, unknown>[
 }
 
 /**
+ * The HTTP statuses a JSON-RPC error keeps: the spec asks 401/403 for auth in every binding, and
+ * proxies and HTTP clients act on 413 and 429.
+ */
+const RPC_HTTP_STATUS = new Set([401, 403, 413, 429])
+
+/**
  * The JSON-RPC reply: HTTP 200 like every JSON-RPC answer, except that a server fault is 5xx,
- * an oversized body 413 and a rate limit 429 (all still carry a JSON-RPC error object).
+ * an oversized body 413, an auth failure 401/403 and a rate limit 429 (all still carry a
+ * JSON-RPC error object).
  */
 export function v10RpcErrorReply(error: A2AError, id: JsonRpcId) {
   const mapping = TABLE[error.code]
-  const statusCode = mapping.http >= 500 || HTTP_ANSWERED.has(mapping.http) ? mapping.http : 200
+  const statusCode = mapping.http >= 500 || RPC_HTTP_STATUS.has(mapping.http) ? mapping.http : 200
   return {
     statusCode,
     body: rpcError(id, {

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify'
 import { afterEach, describe, expect, it } from 'vitest'
 import { echoSkill } from '../../../src/skills/echo/index.js'
 import { listening, testApp } from '../../helpers/app.js'
+import { authHeaders } from '../../helpers/auth.js'
 import { JSON_RPC, v03Message, v10Message } from '../../helpers/jsonrpc.js'
 import { askSkill, chunkSkill, slowSkill } from '../../helpers/skills.js'
 import { readAll, sseFrames } from '../../helpers/sse.js'
@@ -10,7 +11,11 @@ import { readAll, sseFrames } from '../../helpers/sse.js'
 const call = (base: string, method: string, params: unknown, version: string | null = '1.0') =>
   fetch(`${base}${JSON_RPC}`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', ...(version && { 'a2a-version': version }) },
+    headers: {
+      'content-type': 'application/json',
+      ...authHeaders(),
+      ...(version && { 'a2a-version': version }),
+    },
     body: JSON.stringify({ jsonrpc: '2.0', id: 4, method, params }),
   })
 

@@ -68,12 +68,16 @@ describe('JSON-RPC 0.3', () => {
     expect(missing.body.error).toMatchObject({ code: -32001, data: { taskId: 'nope' } })
   })
 
-  it('push configuration methods answer -32003, the extended card -32007', async () => {
+  it('push configuration methods answer -32003; the extended card is the 0.3 card', async () => {
     app = await testApp({}, { skills: [echoSkill] })
     const push = await rpc(app, 'tasks/pushNotificationConfig/set', { taskId: 't' }, v03)
     expect(push.body.error.code).toBe(-32003)
     const card = await rpc(app, 'agent/getAuthenticatedExtendedCard', {}, v03)
-    expect(card.body.error.code).toBe(-32007)
+    expect(card.body.result).toMatchObject({
+      protocolVersion: '0.3.0',
+      supportsAuthenticatedExtendedCard: true,
+      skills: [{ id: 'echo' }],
+    })
   })
 
   it('does not know 0.3 method names under A2A-Version 1.0', async () => {

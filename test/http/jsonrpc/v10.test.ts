@@ -230,7 +230,7 @@ describe('JSON-RPC 1.0: tasks (§3.1.3–3.1.5)', () => {
     })
   })
 
-  it('push notification methods answer -32003 and GetExtendedAgentCard -32004', async () => {
+  it('push notification methods answer -32003; GetExtendedAgentCard answers the card', async () => {
     app = await testApp({}, { skills: [echoSkill] })
     for (const method of [
       'CreateTaskPushNotificationConfig',
@@ -240,7 +240,11 @@ describe('JSON-RPC 1.0: tasks (§3.1.3–3.1.5)', () => {
     ]) {
       expect((await rpc(app, method, { taskId: 't' })).body.error.code).toBe(-32003)
     }
-    expect((await rpc(app, 'GetExtendedAgentCard', {})).body.error.code).toBe(-32004)
+    const card = (await rpc(app, 'GetExtendedAgentCard', {})).body.result
+    expect(card).toMatchObject({
+      capabilities: { extendedAgentCard: true },
+      skills: [{ id: 'echo' }],
+    })
   })
 })
 

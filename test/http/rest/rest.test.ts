@@ -3,12 +3,13 @@ import type { FastifyInstance } from 'fastify'
 import { afterEach, describe, expect, it } from 'vitest'
 import { echoSkill } from '../../../src/skills/echo/index.js'
 import { listening, testApp } from '../../helpers/app.js'
+import { authHeaders } from '../../helpers/auth.js'
 import { v10Message } from '../../helpers/jsonrpc.js'
 import { askSkill, slowSkill } from '../../helpers/skills.js'
 import { readAll } from '../../helpers/sse.js'
 
 const REST = '/a2a/rest'
-const headers = { 'content-type': 'application/json', 'a2a-version': '1.0' }
+const headers = { 'content-type': 'application/json', 'a2a-version': '1.0', ...authHeaders() }
 
 describe('HTTP+JSON binding', () => {
   let app: FastifyInstance
@@ -179,7 +180,10 @@ describe('HTTP+JSON streaming', () => {
         }),
       })
       const { id } = ((await sent.json()) as any).task
-      const response = await fetch(`${base}${REST}/tasks/${id}:subscribe`, { method })
+      const response = await fetch(`${base}${REST}/tasks/${id}:subscribe`, {
+        method,
+        headers: authHeaders(),
+      })
       const frames = (await readAll(response)).frames.map((f) => JSON.parse(f.data))
       expect(frames[0].task.id).toBe(id)
       expect(frames.at(-1).statusUpdate.status.state).toBe('TASK_STATE_COMPLETED')

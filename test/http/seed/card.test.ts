@@ -18,7 +18,7 @@ describe("GET /.well-known/agent.json (the brief's Agent Card)", () => {
       url: 'https://review.example.com',
       version: '1.0.0',
       capabilities: { streaming: true, pushNotifications: false, stateTransitionHistory: true },
-      authentication: { schemes: [], credentials: null },
+      authentication: { schemes: ['Bearer'], credentials: null },
       defaultInputModes: ['text', 'data'],
       defaultOutputModes: ['text', 'data'],
     })

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import { afterEach, describe, expect, it } from 'vitest'
 import { listening, testApp } from '../../helpers/app.js'
+import { authHeaders } from '../../helpers/auth.js'
 import { sendBody } from '../../helpers/bodies.js'
 import { openStream, readAll } from '../../helpers/sse.js'
 import { askSkill, chunkSkill, slowSkill } from '../../helpers/skills.js'
@@ -13,7 +14,7 @@ describe('POST /tasks/sendSubscribe (SSE over real HTTP)', () => {
   const subscribe = (base: string, body: object, headers: Record<string, string> = {}) =>
     fetch(`${base}/tasks/sendSubscribe`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', ...headers },
+      headers: { 'content-type': 'application/json', ...authHeaders(), ...headers },
       body: JSON.stringify(body),
     })
 

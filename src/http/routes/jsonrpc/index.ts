@@ -14,6 +14,7 @@ import { v03RpcErrorReply } from '../../../protocol/v03/errors.js'
 import { v10RpcErrorReply } from '../../../protocol/v10/errors.js'
 import { toA2AError } from '../../errors.js'
 import { callerOf } from '../../a2a/caller.js'
+import type { ExtendedCards } from '../../a2a/extended-card.js'
 import type { A2AOperations } from '../../a2a/operations.js'
 import { v03Methods } from './v03-methods.js'
 import { v10Methods } from './v10-methods.js'
@@ -22,6 +23,7 @@ export interface JsonRpcRoutesOptions {
   path: string
   bodyLimit: number
   ops: A2AOperations
+  cards: ExtendedCards
 }
 
 const METHODS = { '1.0': v10Methods, '0.3': v03Methods } as const
@@ -75,7 +77,8 @@ const jsonRpc: FastifyPluginAsync<JsonRpcRoutesOptions> = async (app, options) =
       reply,
       ops: options.ops,
       agent: app.agent,
-      owner: callerOf(request),
+      caller: callerOf(request),
+      cards: options.cards,
     })
     // Not `return reply`: a reply is a thenable that settles when the response ends, which an
     // SSE response does only after this handler returns.

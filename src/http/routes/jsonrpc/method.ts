@@ -1,7 +1,9 @@
 /** What a JSON-RPC method of either dialect gets, and what it answers. */
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { AgentDeclaration } from '../../../domain/agent.js'
+import type { Caller } from '../../../domain/caller.js'
 import type { JsonRpcId } from '../../../protocol/a2a/jsonrpc.js'
+import type { ExtendedCards } from '../../a2a/extended-card.js'
 import type { A2AOperations } from '../../a2a/operations.js'
 
 export interface RpcContext {
@@ -11,8 +13,9 @@ export interface RpcContext {
   reply: FastifyReply
   ops: A2AOperations
   agent: AgentDeclaration
-  /** The caller the tasks are scoped to (undefined: anonymous). */
-  owner: string | undefined
+  /** The verified caller (undefined only where authentication is off, e.g. engine tests). */
+  caller: Caller | undefined
+  cards: ExtendedCards
 }
 
 /** A method answers with its `result`, or has streamed its answer as SSE. */

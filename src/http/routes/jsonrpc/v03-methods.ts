@@ -1,8 +1,6 @@
 /** The A2A 0.3 JSON-RPC methods (no `A2A-Version`): decode params → operation → encode. */
-import {
-  ExtendedCardNotConfiguredError,
-  PushNotificationNotSupportedError,
-} from '../../../domain/errors.js'
+import type { Caller } from '../../../domain/caller.js'
+import { PushNotificationNotSupportedError } from '../../../domain/errors.js'
 import { isFinal } from '../../../domain/state-machine.js'
 import { rpcResult } from '../../../protocol/a2a/jsonrpc.js'
 import {
@@ -14,13 +12,14 @@ import {
 import { v03RpcErrorReply } from '../../../protocol/v03/errors.js'
 import { MessageSendParams, TaskIdParams, TaskQueryParams } from '../../../protocol/v03/schemas.js'
 import type { StreamItem } from '../../a2a/operations.js'
+import { creatorOf, viewerOf } from '../../a2a/caller.js'
 import { parseParams } from '../../a2a/params.js'
 import { sendStream } from '../../a2a/sse.js'
 import type { RpcContext, RpcMethod } from './method.js'
 import { STREAMED } from './method.js'
 import { checkStreaming } from './v10-methods.js'
 
-function messageInput(params: MessageSendParams, owner: string | undefined) {
+function messageInput(params: MessageSendParams, caller: Caller | undefined) {
   if (params.configuration?.pushNotificationConfig !== undefined) {
     throw new PushNotificationNotSupportedError()
   }
@@ -30,7 +29,7 @@ function messageInput(params: MessageSendParams, owner: string | undefined) {
     ...(message.taskId !== undefined && { taskId: message.taskId }),
     ...(message.contextId !== undefined && { contextId: message.contextId }),
     ...(params.metadata && { metadata: params.metadata }),
-    ...(owner !== undefined && { owner }),
+    ...creatorOf(caller),
   }
 }
 
@@ -62,17 +61,17 @@ const rpcStream = (context: RpcContext) => ({
 const pushNotSupported: RpcMethod = () => Promise.reject(new PushNotificationNotSupportedError())
 
 export const v03Methods: Record<string, RpcMethod> = {
-  async 'message/send'({ params, ops, owner }) {
+  async 'message/send'({ params, ops, caller }) {
     const request = parseParams(MessageSendParams, params)
     // 0.3 leaves the default open; like the official SDKs, only `blocking: false` returns early.
     const blocking = request.configuration?.blocking !== false
-    const task = await ops.send(messageInput(request, owner), blocking)
+    const task = await ops.send(messageInput(request, caller), blocking)
     return { result: sendResultToV03(task, request.configuration?.historyLength) }
   },
 
   async 'message/stream'(context) {
     checkStreaming(context)
-    const input = messageInput(parseParams(MessageSendParams, context.params), context.owner)
+    const input = messageInput(parseParams(MessageSendParams, context.params), context.caller)
     await sendStream(
       context.reply,
       async (signal) => withFinalStatus(await context.ops.stream(input, signal)),
@@ -81,14 +80,14 @@ export const v03Methods: Record<string, RpcMethod> = {
     return STREAMED
   },
 
-  async 'tasks/get'({ params, ops, owner }) {
+  async 'tasks/get'({ params, ops, caller }) {
     const { id, historyLength } = parseParams(TaskQueryParams, params)
-    return { result: taskToV03(await ops.get(id, owner), historyLength) }
+    return { result: taskToV03(await ops.get(id, viewerOf(caller)), historyLength) }
   },
 
-  async 'tasks/cancel'({ params, ops, owner }) {
+  async 'tasks/cancel'({ params, ops, caller }) {
     const { id } = parseParams(TaskIdParams, params)
-    return { result: taskToV03(await ops.cancel(id, owner)) }
+    return { result: taskToV03(await ops.cancel(id, viewerOf(caller))) }
   },
 
   async 'tasks/resubscribe'(context) {
@@ -96,7 +95,8 @@ export const v03Methods: Record<string, RpcMethod> = {
     const { id } = parseParams(TaskIdParams, context.params)
     await sendStream(
       context.reply,
-      async (signal) => withFinalStatus(await context.ops.subscribe(id, context.owner, signal)),
+      async (signal) =>
+        withFinalStatus(await context.ops.subscribe(id, viewerOf(context.caller), signal)),
       rpcStream(context),
     )
     return STREAMED
@@ -107,7 +107,7 @@ export const v03Methods: Record<string, RpcMethod> = {
   'tasks/pushNotificationConfig/list': pushNotSupported,
   'tasks/pushNotificationConfig/delete': pushNotSupported,
 
-  'agent/getAuthenticatedExtendedCard'() {
-    return Promise.reject(new ExtendedCardNotConfiguredError())
+  'agent/getAuthenticatedExtendedCard'({ cards, caller }) {
+    return Promise.resolve({ result: cards.render('0.3', caller) })
   },
 }

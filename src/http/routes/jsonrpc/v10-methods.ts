@@ -1,4 +1,5 @@
 /** The A2A 1.0 JSON-RPC methods (`A2A-Version: 1.0`): decode params → operation → encode. */
+import type { Caller } from '../../../domain/caller.js'
 import {
   PushNotificationNotSupportedError,
   UnsupportedOperationError,
@@ -18,6 +19,7 @@ import {
   TaskIdRequest,
 } from '../../../protocol/v10/schemas.js'
 import type { StreamItem } from '../../a2a/operations.js'
+import { creatorOf, viewerOf } from '../../a2a/caller.js'
 import { listTasksV10 } from '../../a2a/list-tasks.js'
 import { parseProtoJson } from '../../a2a/params.js'
 import { sendStream } from '../../a2a/sse.js'
@@ -25,7 +27,7 @@ import type { RpcContext, RpcMethod } from './method.js'
 import { STREAMED } from './method.js'
 
 /** SendMessageRequest → the engine's MessageInput. */
-export function v10MessageInput(request: SendMessageRequest, owner: string | undefined) {
+export function v10MessageInput(request: SendMessageRequest, caller: Caller | undefined) {
   if (request.configuration?.taskPushNotificationConfig !== undefined) {
     throw new PushNotificationNotSupportedError()
   }
@@ -35,7 +37,7 @@ export function v10MessageInput(request: SendMessageRequest, owner: string | und
     ...(message.taskId !== undefined && { taskId: message.taskId }),
     ...(message.contextId !== undefined && { contextId: message.contextId }),
     ...(request.metadata && { metadata: request.metadata }),
-    ...(owner !== undefined && { owner }),
+    ...creatorOf(caller),
   }
 }
 
@@ -57,9 +59,9 @@ const rpcStream = (context: RpcContext) => ({
 const pushNotSupported: RpcMethod = () => Promise.reject(new PushNotificationNotSupportedError())
 
 export const v10Methods: Record<string, RpcMethod> = {
-  async SendMessage({ params, ops, owner }) {
+  async SendMessage({ params, ops, caller }) {
     const request = parseProtoJson(SendMessageRequest, params)
-    const input = v10MessageInput(request, owner)
+    const input = v10MessageInput(request, caller)
     const blocking = request.configuration?.returnImmediately !== true
     const task = await ops.send(input, blocking)
     return { result: sendResultToV10(task, request.configuration?.historyLength) }
@@ -67,7 +69,10 @@ export const v10Methods: Record<string, RpcMethod> = {
 
   async SendStreamingMessage(context) {
     checkStreaming(context)
-    const input = v10MessageInput(parseProtoJson(SendMessageRequest, context.params), context.owner)
+    const input = v10MessageInput(
+      parseProtoJson(SendMessageRequest, context.params),
+      context.caller,
+    )
     await sendStream(
       context.reply,
       (signal) => context.ops.stream(input, signal),
@@ -76,18 +81,19 @@ export const v10Methods: Record<string, RpcMethod> = {
     return STREAMED
   },
 
-  async GetTask({ params, ops, owner }) {
+  async GetTask({ params, ops, caller }) {
     const { id, historyLength } = parseProtoJson(GetTaskRequest, params)
-    return { result: taskToV10(await ops.get(id, owner), { historyLength }) }
+    return { result: taskToV10(await ops.get(id, viewerOf(caller)), { historyLength }) }
   },
 
-  async ListTasks({ params, ops, owner }) {
-    return { result: await listTasksV10(ops, parseProtoJson(ListTasksRequest, params), owner) }
+  async ListTasks({ params, ops, caller }) {
+    const request = parseProtoJson(ListTasksRequest, params)
+    return { result: await listTasksV10(ops, request, viewerOf(caller)) }
   },
 
-  async CancelTask({ params, ops, owner }) {
+  async CancelTask({ params, ops, caller }) {
     const { id } = parseProtoJson(TaskIdRequest, params)
-    return { result: taskToV10(await ops.cancel(id, owner)) }
+    return { result: taskToV10(await ops.cancel(id, viewerOf(caller))) }
   },
 
   async SubscribeToTask(context) {
@@ -95,7 +101,7 @@ export const v10Methods: Record<string, RpcMethod> = {
     const { id } = parseProtoJson(TaskIdRequest, context.params)
     await sendStream(
       context.reply,
-      (signal) => context.ops.subscribe(id, context.owner, signal),
+      (signal) => context.ops.subscribe(id, viewerOf(context.caller), signal),
       rpcStream(context),
     )
     return STREAMED
@@ -106,11 +112,7 @@ export const v10Methods: Record<string, RpcMethod> = {
   ListTaskPushNotificationConfigs: pushNotSupported,
   DeleteTaskPushNotificationConfig: pushNotSupported,
 
-  GetExtendedAgentCard() {
-    return Promise.reject(
-      new UnsupportedOperationError(
-        'This agent has no extended agent card (capabilities.extendedAgentCard is false)',
-      ),
-    )
+  GetExtendedAgentCard({ cards, caller }) {
+    return Promise.resolve({ result: cards.render('1.0', caller) })
   },
 }

@@ -9,14 +9,14 @@ import {
   InvalidRequestError,
   PushNotificationNotSupportedError,
   RouteNotFoundError,
-  UnsupportedOperationError,
   VersionNotSupportedError,
 } from '../../../domain/errors.js'
 import { sendResultToV10, taskToV10 } from '../../../protocol/v10/codec.js'
 import { v10RestErrorReply } from '../../../protocol/v10/errors.js'
 import { GetTaskQuery, ListTasksQuery, SendMessageRequest } from '../../../protocol/v10/schemas.js'
 import { toA2AError } from '../../errors.js'
-import { callerOf } from '../../a2a/caller.js'
+import { callerOf, viewerOf } from '../../a2a/caller.js'
+import type { ExtendedCards } from '../../a2a/extended-card.js'
 import { listTasksV10 } from '../../a2a/list-tasks.js'
 import type { A2AOperations } from '../../a2a/operations.js'
 import { parseProtoJson } from '../../a2a/params.js'
@@ -26,6 +26,7 @@ import { checkStreaming, v10MessageInput, v10StreamResponse } from '../jsonrpc/v
 export interface RestRoutesOptions {
   bodyLimit: number
   ops: A2AOperations
+  cards: ExtendedCards
 }
 
 const A2A_JSON = 'application/a2a+json'
@@ -50,7 +51,8 @@ function splitVerb(idAndVerb: string): { id: string; verb: string | undefined } 
 const unknownVerb = (verb: string) =>
   new InvalidRequestError(`unknown operation ":${verb}"; use :cancel or :subscribe`)
 
-function routes(app: FastifyInstance, prefix: string, ops: A2AOperations): void {
+function routes(app: FastifyInstance, prefix: string, options: RestRoutesOptions): void {
+  const { ops, cards } = options
   const streamEncoding = {
     frame: v10StreamResponse,
     error: (error: Parameters<typeof v10RestErrorReply>[0]) => v10RestErrorReply(error).body,
@@ -75,7 +77,7 @@ function routes(app: FastifyInstance, prefix: string, ops: A2AOperations): void 
 
   app.get(`${prefix}/tasks`, async (request, reply) => {
     const query = parseProtoJson(ListTasksQuery, request.query)
-    return send(reply, await listTasksV10(ops, query, callerOf(request)))
+    return send(reply, await listTasksV10(ops, query, viewerOf(callerOf(request))))
   })
 
   app.get<{ Params: { id: string } }>(
@@ -87,14 +89,17 @@ function routes(app: FastifyInstance, prefix: string, ops: A2AOperations): void 
         checkStreaming(app)
         await sendStream(
           reply,
-          (signal) => ops.subscribe(id, callerOf(request), signal),
+          (signal) => ops.subscribe(id, viewerOf(callerOf(request)), signal),
           streamEncoding,
         )
         return undefined
       }
       if (verb !== undefined) throw unknownVerb(verb)
       const { historyLength } = parseProtoJson(GetTaskQuery, request.query)
-      return send(reply, taskToV10(await ops.get(id, callerOf(request)), { historyLength }))
+      return send(
+        reply,
+        taskToV10(await ops.get(id, viewerOf(callerOf(request))), { historyLength }),
+      )
     },
   )
 
@@ -103,12 +108,13 @@ function routes(app: FastifyInstance, prefix: string, ops: A2AOperations): void 
     { sse: 'manual' },
     async (request, reply) => {
       const { id, verb } = splitVerb(request.params.id)
-      if (verb === 'cancel') return send(reply, taskToV10(await ops.cancel(id, callerOf(request))))
+      if (verb === 'cancel')
+        return send(reply, taskToV10(await ops.cancel(id, viewerOf(callerOf(request)))))
       if (verb === 'subscribe') {
         checkStreaming(app)
         await sendStream(
           reply,
-          (signal) => ops.subscribe(id, callerOf(request), signal),
+          (signal) => ops.subscribe(id, viewerOf(callerOf(request)), signal),
           streamEncoding,
         )
         return undefined
@@ -125,11 +131,9 @@ function routes(app: FastifyInstance, prefix: string, ops: A2AOperations): void 
   app.get(`${prefix}/tasks/:id/pushNotificationConfigs/:configId`, pushNotSupported)
   app.delete(`${prefix}/tasks/:id/pushNotificationConfigs/:configId`, pushNotSupported)
 
-  app.get(`${prefix}/extendedAgentCard`, async () => {
-    throw new UnsupportedOperationError(
-      'This agent has no extended agent card (capabilities.extendedAgentCard is false)',
-    )
-  })
+  app.get(`${prefix}/extendedAgentCard`, async (request, reply) =>
+    send(reply, cards.render('1.0', callerOf(request))),
+  )
 }
 
 const rest: FastifyPluginAsync<RestRoutesOptions> = async (app, options) => {
@@ -169,8 +173,8 @@ const rest: FastifyPluginAsync<RestRoutesOptions> = async (app, options) => {
     return reply.code(statusCode).type('application/json; charset=utf-8').send(body)
   })
 
-  routes(app, '', options.ops)
-  routes(app, '/:tenant', options.ops)
+  routes(app, '', options)
+  routes(app, '/:tenant', options)
 }
 
 export default rest

@@ -7,6 +7,7 @@ import type { FastifyPluginAsync } from 'fastify'
 import { InvalidRequestError } from '../../../domain/errors.js'
 import { messageFromSeed, taskToSeed } from '../../../protocol/seed/codec.js'
 import { ContinueTaskBody, SendTaskBody, TaskParams } from '../../../protocol/seed/schemas.js'
+import { callerOf, creatorOf, viewerOf } from '../../a2a/caller.js'
 import type { ZodTypeProvider } from '../../zod-type-provider.js'
 import type { SeedRoutesOptions } from './index.js'
 
@@ -20,6 +21,7 @@ const send: FastifyPluginAsync<SeedRoutesOptions> = async (fastify, options) => 
       ...(sessionId && { contextId: sessionId }),
       message: messageFromSeed(message),
       ...(metadata && { metadata }),
+      ...creatorOf(callerOf(request)),
     })
     const task = await app.tasks.waitForFinal(id, options.sendWaitMs)
     return taskToSeed(task, historyLength)
@@ -34,9 +36,12 @@ const send: FastifyPluginAsync<SeedRoutesOptions> = async (fastify, options) => 
       if (request.body.id !== undefined && request.body.id !== id) {
         throw new InvalidRequestError('must match the task id in the path', 'id')
       }
+      const caller = callerOf(request)
+      // Another caller's task is "not found"; a revoked skill scope stops the next turn.
+      const task = await app.tasks.getFor(id, viewerOf(caller))
+      app.tasks.checkSkillScopes(task.skillId, caller?.scopes)
       await app.tasks.continue(id, messageFromSeed(message))
-      const task = await app.tasks.waitForFinal(id, options.sendWaitMs)
-      return taskToSeed(task, historyLength)
+      return taskToSeed(await app.tasks.waitForFinal(id, options.sendWaitMs), historyLength)
     },
   )
 }

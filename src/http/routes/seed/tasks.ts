@@ -1,7 +1,8 @@
-/** GET /tasks/:id and POST /tasks/:id/cancel. */
+/** GET /tasks/:id and POST /tasks/:id/cancel, on the caller's own tasks only. */
 import type { FastifyPluginAsync } from 'fastify'
 import { taskToSeed } from '../../../protocol/seed/codec.js'
 import { GetTaskQuery, TaskParams } from '../../../protocol/seed/schemas.js'
+import { callerOf, viewerOf } from '../../a2a/caller.js'
 import type { ZodTypeProvider } from '../../zod-type-provider.js'
 
 const tasks: FastifyPluginAsync = async (fastify) => {
@@ -11,13 +12,15 @@ const tasks: FastifyPluginAsync = async (fastify) => {
     '/tasks/:id',
     { schema: { params: TaskParams, querystring: GetTaskQuery } },
     async (request) => {
-      const task = await app.tasks.get(request.params.id)
+      const task = await app.tasks.getFor(request.params.id, viewerOf(callerOf(request)))
       return taskToSeed(task, request.query.historyLength)
     },
   )
 
   app.post('/tasks/:id/cancel', { schema: { params: TaskParams } }, async (request) => {
-    return taskToSeed(await app.tasks.cancel(request.params.id))
+    const { id } = request.params
+    await app.tasks.getFor(id, viewerOf(callerOf(request)))
+    return taskToSeed(await app.tasks.cancel(id))
   })
 }
 

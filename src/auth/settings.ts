@@ -1,0 +1,120 @@
+/**
+ * How tokens are verified, from the AUTH_* settings: one of three key sources, or dev mode
+ * (no settings outside production: an ephemeral HS256 secret made at start).
+ */
+import { createPublicKey } from 'node:crypto'
+import type { KeyObject } from 'node:crypto'
+import type { z } from 'zod'
+
+export const HMAC_ALGORITHMS = ['HS256', 'HS384', 'HS512'] as const
+export const ASYMMETRIC_ALGORITHMS = [
+  'RS256',
+  'RS384',
+  'RS512',
+  'PS256',
+  'PS384',
+  'PS512',
+  'ES256',
+  'ES384',
+  'ES512',
+] as const
+
+interface AuthEnv {
+  NODE_ENV: string
+  AUTH_JWT_SECRET?: string | undefined
+  AUTH_JWT_PUBLIC_KEY?: string | undefined
+  AUTH_JWKS_URL?: string | undefined
+  AUTH_JWT_ALGORITHMS?: string[] | undefined
+  AUTH_JWT_ISSUER?: string[] | undefined
+  AUTH_JWT_AUDIENCE?: string[] | undefined
+  AUTH_CLOCK_SKEW_SECONDS: number
+  AUTH_TENANT_CLAIM: string
+  AUTH_DEV_SECRET_FILE: string
+}
+
+export type AuthKeySource =
+  | { mode: 'secret'; secret: string }
+  | { mode: 'public-key'; publicKey: string }
+  | { mode: 'jwks'; jwksUrl: string }
+  /** No settings, not production: the server makes a secret at start (see src/auth/dev-secret.ts). */
+  | { mode: 'dev'; secretFile: string }
+
+export type AuthSettings = AuthKeySource & {
+  algorithms: string[]
+  issuers?: string[]
+  audiences?: string[]
+  clockSkewSeconds: number
+  tenantClaim: string
+}
+
+const SOURCES = ['AUTH_JWT_SECRET', 'AUTH_JWT_PUBLIC_KEY', 'AUTH_JWKS_URL'] as const
+
+/** Env files often hold a PEM on one line with `\n` escapes. */
+const pemOf = (value: string): string => value.replace(/\\n/g, '\n')
+
+function publicKeyOf(value: string): KeyObject | undefined {
+  try {
+    const key = createPublicKey(pemOf(value))
+    return key.asymmetricKeyType === 'rsa' || key.asymmetricKeyType === 'ec' ? key : undefined
+  } catch {
+    return undefined
+  }
+}
+
+function defaultAlgorithms(env: AuthEnv): string[] {
+  if (env.AUTH_JWT_PUBLIC_KEY !== undefined) {
+    return publicKeyOf(env.AUTH_JWT_PUBLIC_KEY)?.asymmetricKeyType === 'ec' ? ['ES256'] : ['RS256']
+  }
+  if (env.AUTH_JWKS_URL !== undefined) return ['RS256', 'ES256']
+  return ['HS256']
+}
+
+/** The combinations that cannot work, each reported against the variable to change. */
+export function checkAuth(env: AuthEnv, context: z.RefinementCtx): void {
+  const issue = (path: string, message: string) =>
+    context.addIssue({ code: 'custom', path: [path], message })
+  const set = SOURCES.filter((name) => env[name] !== undefined)
+  if (set.length > 1) {
+    issue(set[1]!, `set only one of ${SOURCES.join(', ')} (also set: ${set[0]!})`)
+    return
+  }
+  if (set.length === 0 && env.NODE_ENV === 'production') {
+    issue(
+      'AUTH_JWT_SECRET',
+      `production needs token verification: set one of ${SOURCES.join(', ')} (dev mode, with its ephemeral secret, runs only when NODE_ENV is not production)`,
+    )
+    return
+  }
+  if (env.AUTH_JWT_PUBLIC_KEY !== undefined && !publicKeyOf(env.AUTH_JWT_PUBLIC_KEY)) {
+    issue('AUTH_JWT_PUBLIC_KEY', 'must be an RSA or EC public key in PEM')
+    return
+  }
+  if (env.AUTH_JWT_ALGORITHMS === undefined) return
+  const symmetric = set.length === 0 || set[0] === 'AUTH_JWT_SECRET'
+  const allowed: readonly string[] = symmetric ? HMAC_ALGORITHMS : ASYMMETRIC_ALGORITHMS
+  const bad = env.AUTH_JWT_ALGORITHMS.filter((alg) => !allowed.includes(alg))
+  if (bad.length > 0 || env.AUTH_JWT_ALGORITHMS.length === 0) {
+    issue(
+      'AUTH_JWT_ALGORITHMS',
+      `${bad.join(', ') || '(empty)'} cannot be used with ${symmetric ? 'a shared secret' : 'public keys'}; choose from ${allowed.join(', ')}`,
+    )
+  }
+}
+
+export function authSettings(env: AuthEnv): AuthSettings {
+  const common = {
+    algorithms: env.AUTH_JWT_ALGORITHMS ?? defaultAlgorithms(env),
+    ...(env.AUTH_JWT_ISSUER && { issuers: env.AUTH_JWT_ISSUER }),
+    ...(env.AUTH_JWT_AUDIENCE && { audiences: env.AUTH_JWT_AUDIENCE }),
+    clockSkewSeconds: env.AUTH_CLOCK_SKEW_SECONDS,
+    tenantClaim: env.AUTH_TENANT_CLAIM,
+  }
+  if (env.AUTH_JWT_SECRET !== undefined)
+    return { mode: 'secret', secret: env.AUTH_JWT_SECRET, ...common }
+  if (env.AUTH_JWT_PUBLIC_KEY !== undefined) {
+    return { mode: 'public-key', publicKey: pemOf(env.AUTH_JWT_PUBLIC_KEY), ...common }
+  }
+  if (env.AUTH_JWKS_URL !== undefined)
+    return { mode: 'jwks', jwksUrl: env.AUTH_JWKS_URL, ...common }
+  return { mode: 'dev', secretFile: env.AUTH_DEV_SECRET_FILE, ...common }
+}

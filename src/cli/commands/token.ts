@@ -1,0 +1,87 @@
+/**
+ * `a2a token`: mints an HS256 token for a server that verifies with a shared secret, from
+ * --secret, AUTH_JWT_SECRET, or the secret file a dev-mode server writes (.a2a/dev-secret).
+ * Prints the token alone, so that `export A2A_TOKEN=$(npx a2a token)` works.
+ */
+import { parseArgs } from 'node:util'
+import { readDevSecret } from '../../auth/dev-secret.js'
+import { callerClaims, durationSeconds, signJwt } from '../../auth/jws.js'
+import { ALL_SKILLS_SCOPE, INVOKE_SCOPE } from '../../domain/caller.js'
+
+export const summary = 'mint a bearer token (HS256) for this server'
+
+const HELP = `Usage: a2a token [options]
+
+Mints an HS256 JWT and prints it. The secret is --secret, else AUTH_JWT_SECRET, else the file a
+dev-mode server writes (AUTH_DEV_SECRET_FILE, default .a2a/dev-secret).
+
+Options:
+  --sub <id>         the caller (sub claim)                 default: dev-user
+  --scope <scope>    a scope; repeat for more               default: ${INVOKE_SCOPE} ${ALL_SKILLS_SCOPE}
+  --tenant <id>      the tenant claim (AUTH_TENANT_CLAIM, default "tenant")
+  --ttl <duration>   lifetime: 30s, 15m, 1h, 7d             default: 1h
+  --issuer <iss>     the iss claim                          default: first of AUTH_JWT_ISSUER
+  --audience <aud>   the aud claim                          default: first of AUTH_JWT_AUDIENCE
+  --secret <secret>  the HS256 secret
+`
+
+const first = (list: string | undefined): string | undefined =>
+  list
+    ?.split(',')
+    .map((item) => item.trim())
+    .find(Boolean)
+
+export async function run(argv: string[], env = process.env): Promise<number> {
+  let values
+  try {
+    ;({ values } = parseArgs({
+      args: argv,
+      options: {
+        sub: { type: 'string', default: 'dev-user' },
+        scope: { type: 'string', multiple: true },
+        tenant: { type: 'string' },
+        ttl: { type: 'string', default: '1h' },
+        issuer: { type: 'string' },
+        audience: { type: 'string' },
+        secret: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      strict: true,
+    }))
+  } catch (error) {
+    process.stderr.write(`a2a token: ${(error as Error).message}\n\n${HELP}`)
+    return 64
+  }
+  if (values.help) {
+    process.stdout.write(HELP)
+    return 0
+  }
+  const ttlSeconds = durationSeconds(values.ttl)
+  if (ttlSeconds === undefined) {
+    process.stderr.write(
+      `a2a token: --ttl "${values.ttl}" is not a duration like 30s, 15m, 1h, 7d\n`,
+    )
+    return 64
+  }
+  const secretFile = env.AUTH_DEV_SECRET_FILE || '.a2a/dev-secret'
+  const secret = values.secret ?? (env.AUTH_JWT_SECRET || readDevSecret(secretFile))
+  if (!secret) {
+    process.stderr.write(
+      `a2a token: no secret. Pass --secret, set AUTH_JWT_SECRET, or start the server in dev mode (npm start) so that it writes ${secretFile}\n`,
+    )
+    return 78
+  }
+  const issuer = values.issuer ?? first(env.AUTH_JWT_ISSUER)
+  const audience = values.audience ?? first(env.AUTH_JWT_AUDIENCE)
+  const claims = callerClaims({
+    sub: values.sub,
+    scopes: values.scope ?? [INVOKE_SCOPE, ALL_SKILLS_SCOPE],
+    ttlSeconds,
+    ...(values.tenant !== undefined && { tenant: values.tenant }),
+    ...(env.AUTH_TENANT_CLAIM && { tenantClaim: env.AUTH_TENANT_CLAIM }),
+    ...(issuer !== undefined && { issuer }),
+    ...(audience !== undefined && { audience }),
+  })
+  process.stdout.write(`${signJwt(claims, { alg: 'HS256', key: secret })}\n`)
+  return 0
+}

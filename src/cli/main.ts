@@ -1,0 +1,60 @@
+#!/usr/bin/env node
+/**
+ * The `a2a` command: `a2a <command> [options]`. Each command is a module under commands/ that
+ * exports `run(argv)` and resolves to the exit code; add one by adding a line to COMMANDS.
+ */
+import { realpathSync } from 'node:fs'
+import { pathToFileURL } from 'node:url'
+
+type Command = { run(argv: string[]): Promise<number>; summary: string }
+
+const COMMANDS: Record<string, () => Promise<Command>> = {
+  token: () => import('./commands/token.js'),
+  audit: () => import('./commands/audit.js'),
+}
+
+function usage(): string {
+  return [
+    'Usage: a2a <command> [options]',
+    '',
+    'Commands:',
+    ...Object.keys(COMMANDS).map((name) => `  ${name}`),
+    '',
+    'Run "a2a <command> --help" for its options.',
+  ].join('\n')
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    process.stdout.write(`${usage()}\n`)
+    return name === undefined ? 64 : 0
+  }
+  const load = COMMANDS[name]
+  if (!load) {
+    process.stderr.write(`a2a: unknown command "${name}"\n\n${usage()}\n`)
+    return 64
+  }
+  return (await load()).run(rest)
+}
+
+/** Run as a program (directly, or through the npm bin symlink), not imported. */
+const invoked = (): boolean => {
+  try {
+    return import.meta.url === pathToFileURL(realpathSync(process.argv[1] ?? '')).href
+  } catch {
+    return false
+  }
+}
+
+if (invoked()) {
+  main(process.argv.slice(2)).then(
+    (code) => {
+      process.exitCode = code
+    },
+    (error: unknown) => {
+      process.stderr.write(`a2a: ${error instanceof Error ? error.message : String(error)}\n`)
+      process.exitCode = 1
+    },
+  )
+}

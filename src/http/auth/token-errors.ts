@@ -1,0 +1,61 @@
+/**
+ * What a failed verification tells the caller: @fastify/jwt and fast-jwt errors become an
+ * AuthenticationError with an RFC 6750 challenge. Messages are fixed text: nothing of the token
+ * (or of the keys) is echoed back.
+ */
+import { A2AError, AuthenticationError, ServiceUnavailableError } from '../../domain/errors.js'
+
+export const REALM = 'a2a'
+
+export const challenge = (error?: string, description?: string): string =>
+  [
+    `Bearer realm="${REALM}"`,
+    ...(error ? [`error="${error}"`] : []),
+    ...(description ? [`error_description="${description.replace(/["\\]/g, "'")}"`] : []),
+  ].join(', ')
+
+export const invalidToken = (description: string): AuthenticationError =>
+  new AuthenticationError(description, challenge('invalid_token', description))
+
+const TOKEN_PROBLEMS: Record<string, string> = {
+  FST_JWT_AUTHORIZATION_TOKEN_EXPIRED: 'The token has expired',
+  FAST_JWT_EXPIRED: 'The token has expired',
+  FAST_JWT_INACTIVE: 'The token is not valid yet (nbf)',
+  FAST_JWT_MISSING_SIGNATURE: 'The token is unsigned',
+  FAST_JWT_MALFORMED: 'The token is malformed',
+  FAST_JWT_INVALID_PAYLOAD: 'The token is malformed',
+  FAST_JWT_INVALID_TYPE: 'The token is malformed',
+  FAST_JWT_INVALID_ALGORITHM: 'The token algorithm is not accepted',
+  FAST_JWT_INVALID_KEY: 'The token algorithm is not accepted',
+  FAST_JWT_INVALID_SIGNATURE: 'The token signature is invalid',
+  FAST_JWT_INVALID_CRIT_HEADER: 'The token has an unsupported critical header',
+  FAST_JWT_MISSING_REQUIRED_CLAIM: 'The token lacks a required claim (sub, exp)',
+}
+
+export function toAuthError(error: unknown): A2AError {
+  if (error instanceof A2AError) return error
+  const { code = '', message = '' } = (error ?? {}) as { code?: string; message?: string }
+  if (code === 'FST_JWT_NO_AUTHORIZATION_IN_HEADER') {
+    return new AuthenticationError(
+      'Authentication required: send "Authorization: Bearer <token>"',
+      challenge(),
+    )
+  }
+  if (code === 'FST_JWT_BAD_REQUEST') {
+    const description = 'The Authorization header must be "Bearer <token>"'
+    return new AuthenticationError(description, challenge('invalid_request', description))
+  }
+  const known = TOKEN_PROBLEMS[code]
+  if (known) return invalidToken(known)
+  if (code === 'FST_JWT_AUTHORIZATION_TOKEN_INVALID' || code === 'FAST_JWT_INVALID_CLAIM_VALUE') {
+    // fast-jwt says which claim failed; its wording names no value.
+    if (/iss/i.test(message)) return invalidToken('The token issuer is not accepted')
+    if (/aud/i.test(message)) return invalidToken('The token audience is not accepted')
+    return invalidToken('The token is invalid')
+  }
+  if (code === 'FST_JWT_AUTHORIZATION_TOKEN_UNTRUSTED') return invalidToken('The token is invalid')
+  if (code.startsWith('FAST_JWT_') || code.startsWith('FST_JWT_')) {
+    return invalidToken('The token is invalid')
+  }
+  return new ServiceUnavailableError('Tokens cannot be verified right now', { cause: error })
+}

@@ -1,0 +1,132 @@
+/**
+ * JWT bearer authentication in front of every route but the public ones (agent cards, probes:
+ * `config: { public: true }`), in two `onRequest` steps with the rate limit between them:
+ *
+ * 1. this plugin verifies the token: a verified token becomes `request.caller`, a bad or missing
+ *    one `request.authFailure` (nothing is thrown yet, so the rate limit can count the attempt
+ *    against the client's address);
+ * 2. `authorize` (authorize.ts), registered after the rate limit, refuses the request: 401 for
+ *    `authFailure`, 403 for a caller without `a2a:invoke` (or `a2a:admin`).
+ *
+ * Failures are AuthenticationError / PermissionDeniedError, so each dialect's error table
+ * renders them; the `onError` hook here adds the `WWW-Authenticate` challenge and audits them,
+ * whichever layer threw (a skill's scope is checked by the engine).
+ */
+import fastifyJwt from '@fastify/jwt'
+import type { FastifyPluginAsync } from 'fastify'
+import fp from 'fastify-plugin'
+import type { AuthSettings } from '../../auth/settings.js'
+import type { Caller } from '../../domain/caller.js'
+import { ADMIN_SCOPE, INVOKE_SCOPE, missingScopes } from '../../domain/caller.js'
+import type { A2AError } from '../../domain/errors.js'
+import { AuthenticationError, PermissionDeniedError } from '../../domain/errors.js'
+import { keyFor } from '../auth/key-source.js'
+import { invalidToken, toAuthError } from '../auth/token-errors.js'
+import { auditAuthFailure, auditPermissionDenial } from './audit.js'
+
+export interface AuthPluginOptions {
+  settings: AuthSettings
+  /** Dev mode's ephemeral secret (ignored in the other modes). */
+  devSecret: string
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The verified caller; null on public routes and when verification failed. */
+    caller: Caller | null
+    /** Why the credentials were refused; thrown by `authorize`. */
+    authFailure: A2AError | null
+  }
+  interface FastifyContextConfig {
+    /** Served without credentials (agent cards, probes). */
+    public?: boolean
+  }
+}
+
+/** `scope`/`scp` as providers write it: a space-separated string or an array of strings. */
+const scopesOf = (claim: unknown): string[] =>
+  typeof claim === 'string'
+    ? claim.split(' ').filter(Boolean)
+    : Array.isArray(claim)
+      ? claim.filter((scope): scope is string => typeof scope === 'string')
+      : []
+
+/** The token's claims as a caller: scopes from `scope` (OAuth) or else `scp`. */
+function callerFrom(claims: Record<string, unknown>, tenantClaim: string): Caller {
+  const { sub } = claims
+  if (typeof sub !== 'string' || sub === '') throw invalidToken('The token has no subject (sub)')
+  const tenant = claims[tenantClaim]
+  if (tenant !== undefined && (typeof tenant !== 'string' || tenant === '')) {
+    throw invalidToken(`The token's ${tenantClaim} claim must be a non-empty string`)
+  }
+  const scopes = scopesOf(claims.scope ?? claims.scp)
+  return { id: sub, ...(tenant !== undefined && { tenant }), scopes }
+}
+
+const auth: FastifyPluginAsync<AuthPluginOptions> = async (app, { settings, devSecret }) => {
+  const secret = keyFor(settings, devSecret)
+  await app.register(fastifyJwt, {
+    secret:
+      typeof secret === 'string' && settings.mode === 'public-key' ? { public: secret } : secret,
+    decoratorName: 'jwtClaims',
+    // The key resolver (JWKS) reads `kid` and `alg` from the header.
+    decode: { complete: true },
+    verify: {
+      algorithms: settings.algorithms as never,
+      ...(settings.issuers && { allowedIss: settings.issuers }),
+      ...(settings.audiences && { allowedAud: settings.audiences }),
+      clockTolerance: settings.clockSkewSeconds * 1000,
+      requiredClaims: ['sub', 'exp'],
+    },
+    // fast-jwt's own wording for a bad claim, so the issuer/audience failure can be told apart.
+    messages: { authorizationTokenInvalid: (error: Error) => error.message },
+  })
+  app.decorateRequest('caller', null)
+  app.decorateRequest('authFailure', null)
+
+  app.addHook('onRequest', async (request) => {
+    if (request.routeOptions.config.public === true) return
+    let caller: Caller
+    try {
+      const claims = await request.jwtVerify<Record<string, unknown>>()
+      caller = callerFrom(claims, settings.tenantClaim)
+    } catch (error) {
+      request.authFailure = toAuthError(error)
+      return
+    }
+    request.caller = caller
+    // Every later log line of this request names its caller (never the token).
+    request.log = request.log.child({
+      caller: caller.id,
+      ...(caller.tenant !== undefined && { tenant: caller.tenant }),
+    })
+  })
+
+  app.addHook('onError', async (request, reply, error) => {
+    if (error instanceof AuthenticationError) {
+      reply.header('www-authenticate', error.challenge)
+      // Its message is fixed text that names the problem, never the token.
+      auditAuthFailure(request, error.message)
+    } else if (error instanceof PermissionDeniedError) {
+      reply.header('www-authenticate', error.challenge)
+      auditPermissionDenial(request, { required: [...error.missing] })
+    }
+  })
+}
+
+/** Refuses what `auth` did not let through; registered after the rate limit (see above). */
+export const authorize = fp(
+  async (app) => {
+    app.addHook('onRequest', async (request) => {
+      if (request.routeOptions.config.public === true) return
+      if (request.authFailure) throw request.authFailure
+      const missing = missingScopes(request.caller?.scopes ?? [], [INVOKE_SCOPE])
+      if (missing.length > 0) {
+        throw new PermissionDeniedError(missing, `use this agent (or ${ADMIN_SCOPE})`)
+      }
+    })
+  },
+  { name: 'a2a-authorize', fastify: '5.x', dependencies: ['a2a-auth'] },
+)
+
+export default fp(auth, { name: 'a2a-auth', fastify: '5.x', dependencies: ['a2a-audit'] })

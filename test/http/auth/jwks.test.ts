@@ -1,0 +1,104 @@
+/**
+ * JWKS mode against a real local HTTP server: keys picked by `kid`, cached, a new kid fetched
+ * again (rotation), an unknown kid refused with 401 on every protected route.
+ */
+import { generateKeyPairSync } from 'node:crypto'
+import type { JsonWebKey } from 'node:crypto'
+import { createServer } from 'node:http'
+import type { Server } from 'node:http'
+import type { FastifyInstance } from 'fastify'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { signJwt } from '../../../src/auth/jws.js'
+import { echoSkill } from '../../../src/skills/echo/index.js'
+import { testApp } from '../../helpers/app.js'
+import type { ProtectedRoute } from './routes.js'
+import { expectAuthError, PROTECTED_ROUTES } from './routes.js'
+
+const first = generateKeyPairSync('rsa', { modulusLength: 2048 })
+const second = generateKeyPairSync('rsa', { modulusLength: 2048 })
+const jwk = (key: typeof first, kid: string): JsonWebKey => ({
+  ...key.publicKey.export({ format: 'jwk' }),
+  kid,
+  alg: 'RS256',
+  use: 'sig',
+})
+
+const now = () => Math.floor(Date.now() / 1000)
+const signed = (key: typeof first, kid: string) =>
+  signJwt(
+    { sub: 'alice', scope: 'a2a:invoke skill:*', iat: now(), exp: now() + 600 },
+    { alg: 'RS256', key: key.privateKey, kid },
+  )
+
+describe('JWT auth with a JWKS URL', () => {
+  let jwks: Server
+  let keys: JsonWebKey[] = [jwk(first, 'k1')]
+  let fetches = 0
+  let app: FastifyInstance
+
+  beforeAll(async () => {
+    jwks = createServer((_request, response) => {
+      fetches++
+      response.writeHead(200, { 'content-type': 'application/json' })
+      response.end(JSON.stringify({ keys }))
+    })
+    await new Promise<void>((resolve) => jwks.listen(0, '127.0.0.1', resolve))
+    const { port } = jwks.address() as { port: number }
+    app = await testApp(
+      { AUTH_JWKS_URL: `http://127.0.0.1:${port}/keys/jwks.json` },
+      { skills: [echoSkill] },
+    )
+  })
+  afterAll(async () => {
+    await app.close()
+    await new Promise((resolve) => jwks.close(resolve))
+  })
+
+  const call = (route: ProtectedRoute, token: string) =>
+    app.inject({
+      method: route.method,
+      url: route.url,
+      headers: { ...route.headers, authorization: `Bearer ${token}` },
+      ...(route.payload !== undefined && { payload: route.payload as object }),
+    })
+
+  it.each(PROTECTED_ROUTES)('a token with a known kid: $name gets through', async (route) => {
+    const response = await call(route, signed(first, 'k1'))
+    expect([401, 403]).not.toContain(response.statusCode)
+  })
+
+  it('caches the key: many requests, one fetch', async () => {
+    const before = fetches
+    for (let i = 0; i < 5; i++) await call(PROTECTED_ROUTES[2]!, signed(first, 'k1'))
+    expect(fetches - before).toBe(0)
+  })
+
+  it.each(PROTECTED_ROUTES)('an unknown kid: $name → 401 invalid_token', async (route) => {
+    const response = await call(route, signed(second, 'unknown'))
+    expect(response.statusCode).toBe(401)
+    expect(response.headers['www-authenticate']).toContain('error="invalid_token"')
+    expectAuthError(route.dialect, response.json(), 'UNAUTHENTICATED')
+  })
+
+  it('a kid signed by the wrong key is refused even when the kid is known', async () => {
+    const response = await call(PROTECTED_ROUTES[2]!, signed(second, 'k1'))
+    expect(response.statusCode).toBe(401)
+  })
+
+  it('picks up a rotated key: a new kid is fetched again', async () => {
+    keys = [jwk(first, 'k1'), jwk(second, 'k2')]
+    const response = await call(PROTECTED_ROUTES[2]!, signed(second, 'k2'))
+    expect(response.statusCode).toBe(404)
+  })
+
+  it('refuses an HS256 token before fetching any key', async () => {
+    const before = fetches
+    const forged = signJwt(
+      { sub: 'alice', scope: 'a2a:invoke', exp: now() + 60 },
+      { alg: 'HS256', key: 'whatever-secret', kid: 'k9' },
+    )
+    const response = await call(PROTECTED_ROUTES[2]!, forged)
+    expect(response.statusCode).toBe(401)
+    expect(fetches).toBe(before)
+  })
+})

@@ -1,0 +1,181 @@
+/**
+ * Dev mode and its refusal in production, as a person starts the built server: without AUTH_*
+ * settings it prints a token that works (and writes the 0600 secret file `a2a token` uses); in
+ * production it exits 78 naming the setting. `a2a token` runs as the built binary.
+ */
+import { execFile, execFileSync, spawn } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+
+const root = new URL('../../', import.meta.url).pathname
+const run = promisify(execFile)
+const children = new Set<ChildProcess>()
+const dir = mkdtempSync(join(tmpdir(), 'a2a-dev-'))
+const secretFile = join(dir, 'nested', 'dev-secret')
+
+beforeAll(() => {
+  if (!existsSync(join(root, 'dist', 'cli', 'main.js'))) {
+    execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'pipe', timeout: 180_000 })
+  }
+}, 200_000)
+afterEach(() => {
+  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL')
+  children.clear()
+})
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number }
+      server.close(() => resolve(port))
+    })
+  })
+
+function spawnServer(env: Record<string, string>) {
+  const child = spawn(process.execPath, ['dist/server.js'], {
+    cwd: root,
+    env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', HOST: '127.0.0.1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  children.add(child)
+  let stderr = ''
+  let stdout = ''
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve))
+  return { child, stderr: () => stderr, stdout: () => stdout, exited }
+}
+
+async function waitFor<T>(probe: () => T | undefined, what: string): Promise<T> {
+  for (let i = 0; i < 200; i++) {
+    const value = probe()
+    if (value !== undefined) return value
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+  throw new Error(`timed out waiting for ${what}`)
+}
+
+describe('dev mode (no AUTH_* settings, NODE_ENV development)', () => {
+  it('prints a ready token and a curl line; the token works, no token is 401', async () => {
+    const port = await freePort()
+    const server = spawnServer({
+      NODE_ENV: 'development',
+      PORT: String(port),
+      AUTH_DEV_SECRET_FILE: secretFile,
+    })
+    const token = await waitFor(
+      () => /Token \(1 hour[^)]*\): (\S+)/.exec(server.stderr())?.[1],
+      'the dev token',
+    )
+    expect(server.stderr()).toContain('DEV MODE')
+    expect(server.stderr()).toMatch(/curl -H "Authorization: Bearer \S+" http:\/\/localhost:\d+\//)
+    // The structured log says so too, for whoever reads the logs rather than the terminal.
+    await waitFor(() => (server.stdout().includes('DEV MODE') ? true : undefined), 'the log line')
+    const base = `http://127.0.0.1:${port}`
+    const ok = await fetch(`${base}/a2a/rest/tasks`, {
+      headers: { authorization: `Bearer ${token}` },
+    })
+    expect(ok.status).toBe(200)
+    const refused = await fetch(`${base}/a2a/rest/tasks`)
+    expect(refused.status).toBe(401)
+
+    // The secret file is private, and `a2a token` (the built binary) mints for this server.
+    expect(statSync(secretFile).mode & 0o777).toBe(0o600)
+    const minted = await run(
+      join(root, 'dist', 'cli', 'main.js'),
+      ['token', '--sub', 'alice', '--scope', 'a2a:invoke', '--scope', 'skill:echo'],
+      {
+        env: { PATH: process.env.PATH ?? '', AUTH_DEV_SECRET_FILE: secretFile },
+      },
+    )
+    const alice = minted.stdout.trim()
+    const sent = await fetch(`${base}/tasks/send`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${alice}` },
+      body: JSON.stringify({
+        id: crypto.randomUUID(),
+        message: {
+          role: 'user',
+          parts: [{ type: 'text', text: 'hi' }],
+          metadata: { skillId: 'echo' },
+        },
+      }),
+    })
+    expect(sent.status).toBe(200)
+    expect(((await sent.json()) as { status: { state: string } }).status.state).toBe('completed')
+
+    server.child.kill('SIGTERM')
+    expect(await server.exited).toBe(0)
+    expect(existsSync(secretFile)).toBe(false)
+  })
+})
+
+describe('production without AUTH_* settings', () => {
+  it('refuses to start: exit 78, naming the settings', async () => {
+    const server = spawnServer({ NODE_ENV: 'production', PORT: String(await freePort()) })
+    expect(await server.exited).toBe(78)
+    expect(server.stderr()).toMatch(/AUTH_JWT_SECRET: production needs token verification/)
+    expect(server.stderr()).toContain('AUTH_JWKS_URL')
+  })
+
+  it('refuses two key sources at once', async () => {
+    const server = spawnServer({
+      NODE_ENV: 'production',
+      AUTH_JWT_SECRET: 'x'.repeat(40),
+      AUTH_JWKS_URL: 'https://idp.example/jwks.json',
+    })
+    expect(await server.exited).toBe(78)
+    expect(server.stderr()).toMatch(/AUTH_JWKS_URL: set only one of/)
+  })
+})
+
+describe('a2a (the built binary)', () => {
+  const cli = join(root, 'dist', 'cli', 'main.js')
+
+  it('token --sub --scope --tenant --ttl prints a token with those claims', async () => {
+    const { stdout } = await run(
+      cli,
+      [
+        'token',
+        '--sub',
+        'alice',
+        '--scope',
+        'a2a:invoke',
+        '--scope',
+        'skill:echo',
+        '--tenant',
+        't1',
+        '--ttl',
+        '15m',
+        '--secret',
+        'x'.repeat(40),
+      ],
+      { env: { PATH: process.env.PATH ?? '' } },
+    )
+    const claims = JSON.parse(Buffer.from(stdout.trim().split('.')[1]!, 'base64url').toString())
+    expect(claims).toMatchObject({ sub: 'alice', scope: 'a2a:invoke skill:echo', tenant: 't1' })
+    expect(claims.exp - claims.iat).toBe(900)
+  })
+
+  it('token without any secret exits 78 and says where a secret comes from', async () => {
+    const failure = await run(cli, ['token'], {
+      env: { PATH: process.env.PATH ?? '', AUTH_DEV_SECRET_FILE: join(dir, 'none') },
+    }).catch((error: { code: number; stderr: string }) => error)
+    expect(failure).toMatchObject({ code: 78 })
+    expect((failure as { stderr: string }).stderr).toContain('AUTH_JWT_SECRET')
+  })
+
+  it('an unknown command exits 64 with the usage', async () => {
+    const failure = await run(cli, ['nope']).catch(
+      (error: { code: number; stderr: string }) => error,
+    )
+    expect(failure).toMatchObject({ code: 64 })
+    expect((failure as { stderr: string }).stderr).toContain('Usage: a2a <command>')
+  })
+})
