@@ -2,6 +2,7 @@
  * A2AClient against this server over real HTTP, in each dialect the card can name: the brief's
  * /tasks routes (its card at /.well-known/agent.json), A2A 1.0 JSON-RPC and A2A 0.3 JSON-RPC.
  */
+import { token } from '../helpers/auth.js'
 import { randomUUID } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -42,7 +43,7 @@ describe.each(dialects)('A2AClient speaking %s to this server', (dialect, option
 
   beforeAll(async () => {
     ;({ app, url } = await startAgent({ SEND_WAIT_MS: '150' }))
-    client = await A2AClient.connect(url, options)
+    client = await A2AClient.connect(url, { ...options, token: token() })
   })
   afterAll(() => app.close())
 

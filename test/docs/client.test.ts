@@ -11,6 +11,7 @@ import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { freePort } from '../client/agents.js'
+import { TEST_SECRET, token } from '../helpers/auth.js'
 
 const root = new URL('../../', import.meta.url).pathname
 const run = promisify(execFile)
@@ -43,7 +44,8 @@ describe('docs/client.md examples', () => {
     port = await freePort()
     server = spawn('node', ['dist/server.js'], {
       cwd: root,
-      env: { ...process.env, PORT: String(port), LOG_LEVEL: 'warn' },
+      // A known secret in place of dev mode's, so the examples' A2A_TOKEN can be minted here.
+      env: { ...process.env, PORT: String(port), LOG_LEVEL: 'warn', AUTH_JWT_SECRET: TEST_SECRET },
       stdio: 'ignore',
     })
     for (let attempt = 0; attempt < 100; attempt++) {
@@ -74,7 +76,10 @@ describe('docs/client.md examples', () => {
       runner,
       `for (const file of ${JSON.stringify(files)}) {\n  await import(file)\n  console.log('${MARKER}')\n}\n`,
     )
-    const { stdout } = await run(`${root}node_modules/.bin/tsx`, [runner], { cwd: root })
+    const { stdout } = await run(`${root}node_modules/.bin/tsx`, [runner], {
+      cwd: root,
+      env: { ...process.env, A2A_TOKEN: token() },
+    })
     return stdout.split(`${MARKER}\n`)
   }
 

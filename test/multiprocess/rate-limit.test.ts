@@ -1,4 +1,5 @@
 /** Rate limits across processes (issue 4 §4, §8): two servers on one Redis spend one budget. */
+import { authHeaders } from '../helpers/auth.js'
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { keysUnder } from '../helpers/redis.js'
@@ -9,7 +10,7 @@ const WINDOW_MS = 2000
 describe('rate limits on Redis, across two server processes', () => {
   const cluster = useCluster({ RATE_LIMIT_MAX: '4', RATE_LIMIT_WINDOW_MS: String(WINDOW_MS) })
 
-  const getTask = (url: string) => fetch(`${url}/tasks/${randomUUID()}`)
+  const getTask = (url: string) => fetch(`${url}/tasks/${randomUUID()}`, { headers: authHeaders() })
 
   it('shares one budget between the processes, refuses the rest with 429, and resets after the window', async () => {
     const [a, b] = await Promise.all([cluster.start('a'), cluster.start('b')])
@@ -48,7 +49,7 @@ describe('rate limits on Redis, across two server processes', () => {
     }
     // The counter lives in Redis under the deployment's prefix.
     expect(await keysUnder(cluster.redis(), `${cluster.prefix()}rate-limit:`)).toEqual([
-      `${cluster.prefix()}rate-limit:ip:127.0.0.1`,
+      `${cluster.prefix()}rate-limit:caller:test-user`,
     ])
 
     // Once the window has passed, both processes let requests through again.

@@ -2,6 +2,7 @@
  * The default audit sink of a server without Redis: JSON lines on stdout beside pino's log
  * lines, told apart by their fields, flushed at shutdown, and a valid chain.
  */
+import { TEST_SECRET } from '../helpers/auth.js'
 import { execFileSync, spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
@@ -33,6 +34,7 @@ describe('the stdout audit sink', () => {
         HOST: '127.0.0.1',
         PORT: String(port),
         BUNDLED_SKILLS: 'echo',
+        AUTH_JWT_SECRET: TEST_SECRET,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     })
