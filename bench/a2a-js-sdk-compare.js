@@ -3,6 +3,7 @@
  * (bench/a2a-js-sdk.js) on them. Target: ours serves at least 3× the SDK's requests/s at a lower
  * p99 latency, on each scenario.
  */
+import { AUTH_HEADERS } from './auth.js'
 import console from 'node:console'
 import { randomUUID } from 'node:crypto'
 
@@ -31,7 +32,7 @@ export const A2A_SCENARIOS = [
     request: {
       method: 'POST',
       path: JSON_RPC_PATH,
-      headers: { 'content-type': 'application/json', 'a2a-version': '1.0' },
+      headers: { 'content-type': 'application/json', 'a2a-version': '1.0', ...AUTH_HEADERS },
       // A fresh messageId per request: a repeated one is a retry, answered from the store.
       setupRequest: (request) => ({ ...request, body: SEND_HEAD + randomUUID() + SEND_TAIL }),
     },

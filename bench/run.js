@@ -33,6 +33,7 @@ import {
   printSdkComparison,
   runsOn,
 } from './a2a-js-sdk-compare.js'
+import { AUTH_HEADERS, SECURED } from './auth.js'
 import { failed, measure } from './load.js'
 import { drained, keysUnder, startBenchRedis, usedMemory } from './redis.js'
 import { installCleanup, startNodeServer } from './servers.js'
@@ -73,7 +74,7 @@ const SERVERS = [
         name: 'ours',
         args: [resolve(ROOT, 'dist/server.js')],
         cwd: ROOT,
-        env: { LOG_LEVEL: 'silent', BUNDLED_SKILLS: 'echo' },
+        env: { LOG_LEVEL: 'silent', BUNDLED_SKILLS: 'echo', ...SECURED },
         readyPath: CARD_PATH,
       }),
   },
@@ -99,7 +100,7 @@ const SERVERS = [
         name: OURS_A2A,
         args: [resolve(ROOT, 'dist/server.js')],
         cwd: ROOT,
-        env: { LOG_LEVEL: 'silent', BUNDLED_SKILLS: 'echo' },
+        env: { LOG_LEVEL: 'silent', BUNDLED_SKILLS: 'echo', ...SECURED },
         readyPath: A2A_CARD_PATH,
       }),
   },
@@ -130,6 +131,12 @@ const SERVERS = [
           BUNDLED_SKILLS: 'echo',
           REDIS_URL: ctx.redis.url,
           REDIS_KEY_PREFIX: REDIS_PREFIX,
+          ...SECURED,
+          // Audit records go to stdout (still written, so still measured) rather than to the
+          // capped Redis stream, and rate-limit counters expire within a second: the memory
+          // figures below are the tasks' own, and the keys fall back to the work queue alone.
+          AUDIT_SINK: 'stdout',
+          RATE_LIMIT_WINDOW_MS: '1000',
           TASK_RETENTION_SECONDS: String(settings.retentionSeconds),
           TASK_SWEEP_INTERVAL_MS: '500',
         },
@@ -174,7 +181,7 @@ const SCENARIOS = [
     request: {
       method: 'POST',
       path: '/tasks/send',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', ...AUTH_HEADERS },
       // A fresh task id per request: a repeated id would be an idempotent retry (a cache hit).
       setupRequest: (request) => ({
         ...request,
@@ -189,7 +196,7 @@ const SCENARIOS = [
     request: {
       method: 'POST',
       path: '/tasks/sendSubscribe',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', ...AUTH_HEADERS },
       setupRequest: (request) => ({
         ...request,
         body: SEND_BODY_HEAD + randomUUID() + SEND_BODY_TAIL,
@@ -408,7 +415,7 @@ async function sendEchoTasks(url, count, concurrency) {
       sent++
       const response = await fetch(`${url}/tasks/send`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        headers: { 'content-type': 'application/json', ...AUTH_HEADERS },
         body: SEND_BODY_HEAD + randomUUID() + SEND_BODY_TAIL,
       })
       const body = await response.text()
