@@ -77,6 +77,10 @@ const auth: FastifyPluginAsync<AuthPluginOptions> = async (app, { settings, devS
       ...(settings.audiences && { allowedAud: settings.audiences }),
       clockTolerance: settings.clockSkewSeconds * 1000,
       requiredClaims: ['sub', 'exp'],
+      // A token verified once is not verified again for a while: a cache entry lapses with the
+      // token's own `exp` (or after 10 minutes), so an expired token is never let through.
+      cache: 10_000,
+      cacheTTL: 600_000,
     },
     // fast-jwt's own wording for a bad claim, so the issuer/audience failure can be told apart.
     messages: { authorizationTokenInvalid: (error: Error) => error.message },
