@@ -9,7 +9,11 @@ import { callerClaims, signJwt } from '../dist/auth/jws.js'
 const SECRET = 'bench-secret-0123456789-abcdefghijklmnopqrstuvwxyz'
 
 /** The settings our servers get, on top of each one's own. */
-export const SECURED = { AUTH_JWT_SECRET: SECRET, RATE_LIMIT_MAX: '1000000000' }
+export const SECURED = {
+  AUTH_JWT_SECRET: SECRET,
+  RATE_LIMIT_MAX: '1000000000',
+  RATE_LIMIT_DISCOVERY_MAX: '1000000000',
+}
 
 /** `authorization` for every request: a caller that may use every skill. */
 export const AUTH_HEADERS = {
