@@ -8,12 +8,15 @@ import type { FastifyInstance } from 'fastify'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { freePort } from '../client/agents.js'
 import { testApp } from '../helpers/app.js'
+import { bearer } from '../helpers/auth.js'
 import { connectTestRedis, deleteKeysUnder, testPrefix } from '../helpers/redis.js'
 import { waitFor } from '../multiprocess/cluster.js'
 import { countSkill, startTestAgent, translateSkill } from './agents.js'
 import type { TestAgent } from './agents.js'
 
 const INTERVAL_MS = 200
+/** Changing the registry needs a2a:admin; testApp's default caller may only read it. */
+const ADMIN = { authorization: bearer({ sub: 'operator', scopes: ['a2a:admin'] }) }
 
 interface Listed {
   id: string
@@ -50,7 +53,11 @@ describe.each([
 
   afterEach(async () => {
     for (const agent of await list())
-      await registry.inject({ method: 'DELETE', url: `/registry/agents/${agent.id}` })
+      await registry.inject({
+        method: 'DELETE',
+        url: `/registry/agents/${agent.id}`,
+        headers: ADMIN,
+      })
   })
 
   afterAll(async () => {
@@ -61,7 +68,7 @@ describe.each([
   })
 
   const register = (url: unknown) =>
-    registry.inject({ method: 'POST', url: '/registry/agents', payload: { url } })
+    registry.inject({ method: 'POST', url: '/registry/agents', payload: { url }, headers: ADMIN })
 
   async function list(query = ''): Promise<Listed[]> {
     const reply = await registry.inject({ url: `/registry/agents${query}` })
@@ -114,11 +121,15 @@ describe.each([
 
   it('removes an agent with 204; then it is not found', async () => {
     const { id } = (await register(gamma.url)).json()
-    const removed = await registry.inject({ method: 'DELETE', url: `/registry/agents/${id}` })
+    const removed = await registry.inject({
+      method: 'DELETE',
+      url: `/registry/agents/${id}`,
+      headers: ADMIN,
+    })
     expect(removed.statusCode).toBe(204)
     expect(removed.body).toBe('')
     for (const method of ['GET', 'DELETE'] as const) {
-      const reply = await registry.inject({ method, url: `/registry/agents/${id}` })
+      const reply = await registry.inject({ method, url: `/registry/agents/${id}`, headers: ADMIN })
       expect(reply.statusCode).toBe(404)
       expect(reply.json()).toMatchObject({
         error: { code: 'AGENT_NOT_FOUND', message: `Agent ${id} is not registered`, agentId: id },
@@ -236,6 +247,72 @@ describe.each([
         expect(reply.statusCode).toBe(400)
         expect(reply.json().error).toMatchObject({ code: 'INVALID_REQUEST', field: 'url' })
       }
+    })
+  })
+
+  describe('who may change and read it', () => {
+    const requestsThatChange = (id: string) => [
+      { method: 'POST' as const, url: '/registry/agents', payload: { url: gamma.url } },
+      { method: 'DELETE' as const, url: `/registry/agents/${id}` },
+    ]
+
+    it('refuses a caller without a2a:admin with 403 and an insufficient_scope challenge, changing nothing', async () => {
+      const { id } = (await register(alpha.url)).json<{ id: string }>()
+      for (const request of requestsThatChange(id)) {
+        // testApp's default caller: a2a:invoke and every skill, but not admin.
+        const reply = await registry.inject(request)
+        expect(reply.statusCode, request.method).toBe(403)
+        expect(reply.headers['www-authenticate']).toBe(
+          'Bearer error="insufficient_scope", scope="a2a:admin"',
+        )
+        expect(reply.json()).toEqual({
+          error: {
+            code: 'PERMISSION_DENIED',
+            message: 'The token lacks the scope a2a:admin needed to do this',
+            requiredScopes: 'a2a:admin',
+            requestId: reply.headers['x-request-id'],
+          },
+        })
+      }
+      expect((await list()).map((agent) => agent.name)).toEqual(['Alpha'])
+    })
+
+    it('refuses a request without a token with 401 and a Bearer challenge', async () => {
+      const { id } = (await register(alpha.url)).json<{ id: string }>()
+      for (const request of [
+        ...requestsThatChange(id),
+        { method: 'GET' as const, url: '/registry/agents' },
+        { method: 'GET' as const, url: `/registry/agents/${id}` },
+      ]) {
+        const reply = await registry.inject({ ...request, headers: { authorization: undefined } })
+        expect(reply.statusCode, `${request.method} ${request.url}`).toBe(401)
+        expect(reply.headers['www-authenticate']).toMatch(/^Bearer realm="a2a"/)
+        expect(reply.json().error).toMatchObject({ code: 'UNAUTHENTICATED' })
+      }
+      expect(await list()).toHaveLength(1)
+    })
+
+    it('lets any authenticated caller read it, even one with a2a:invoke alone', async () => {
+      const { id } = (await register(alpha.url)).json<{ id: string }>()
+      const reader = { authorization: bearer({ sub: 'reader', scopes: ['a2a:invoke'] }) }
+      const all = await registry.inject({ url: '/registry/agents', headers: reader })
+      expect(all.statusCode).toBe(200)
+      expect(all.json().agents).toMatchObject([{ id, name: 'Alpha' }])
+      const one = await registry.inject({ url: `/registry/agents/${id}`, headers: reader })
+      expect(one.statusCode).toBe(200)
+      expect(one.json()).toMatchObject({ id, name: 'Alpha' })
+    })
+
+    it('refuses a token without a2a:invoke even for reading (403)', async () => {
+      const reply = await registry.inject({
+        url: '/registry/agents',
+        headers: { authorization: bearer({ sub: 'nobody', scopes: ['skill:translate'] }) },
+      })
+      expect(reply.statusCode).toBe(403)
+      expect(reply.json().error).toMatchObject({
+        code: 'PERMISSION_DENIED',
+        requiredScopes: 'a2a:invoke',
+      })
     })
   })
 
