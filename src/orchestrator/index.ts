@@ -2,6 +2,7 @@
 export { Orchestrator, canFailOver } from './orchestrator.js'
 export type {
   AgentLookup,
+  AgentToken,
   DelegateOptions,
   Delegation,
   DelegationInput,

@@ -9,9 +9,15 @@
  * times out, or it answers 5xx or 429. An agent that ran the task and ended it failed, rejected
  * or canceled has given a clear answer: that is not retried elsewhere (the work may have had
  * effects, and another agent would most likely answer the same), it is a DelegatedTaskFailedError.
+ * An agent that refuses the orchestrator's credentials (401, 403) cannot take the task either:
+ * another agent may accept them, and nothing was created.
+ *
+ * Credentials: each agent is called with the token the `token` option gives for it (see
+ * AgentToken); the orchestrator never passes on its own caller's token.
  */
 import { A2AClient } from '../client/client.js'
 import type { A2AClientOptions } from '../client/client.js'
+import type { TokenProvider } from '../client/http.js'
 import {
   A2ATimeoutError,
   AgentCardError,
@@ -38,6 +44,13 @@ export interface AgentLookup {
   /** The healthy agents that declare the skill, best first. */
   findBySkill(skillId: string): Promise<AgentRef[]>
 }
+
+/**
+ * The bearer token for calling an agent: one token for every agent, or a function of the agent
+ * (its registry id, URL and name), asked before every request so that it can refresh or mint a
+ * token per agent (e.g. with that agent as the audience).
+ */
+export type AgentToken = string | ((agent: AgentRef) => string | Promise<string>)
 
 /** What is passed on to the agent. */
 export interface DelegationInput {
@@ -69,6 +82,8 @@ export interface DelegateOptions {
   signal?: AbortSignal
   /** The longest to poll an agent that does not stream, in ms (default: as long as it takes). */
   waitTimeoutMs?: number
+  /** The token for this delegation, in place of the orchestrator's `token`. */
+  token?: AgentToken
 }
 
 export interface Delegation {
@@ -85,17 +100,21 @@ export interface Delegation {
 
 export interface OrchestratorOptions {
   registry: AgentLookup
-  /** How to call the agents: token, timeout, headers, fetch. */
+  /** The token to call the agents with; it takes precedence over `client.token`. */
+  token?: AgentToken
+  /** How to call the agents: timeout, headers, fetch (and one token for all, `token`). */
   client?: A2AClientOptions
 }
 
 export class Orchestrator {
   readonly #registry: AgentLookup
   readonly #client: A2AClientOptions
+  readonly #token: AgentToken | undefined
 
   constructor(options: OrchestratorOptions) {
     this.#registry = options.registry
     this.#client = options.client ?? {}
+    this.#token = options.token
   }
 
   /** Delegates `skillId` with `input` to the first agent that can take it. */
@@ -141,7 +160,12 @@ export class Orchestrator {
 
   /** Reads the live card; see readCardTwice for the second try. */
   #connect(agent: AgentRef, options: DelegateOptions): Promise<A2AClient> {
-    const settings = { ...this.#client, ...(options.signal && { signal: options.signal }) }
+    const token = tokenFor(agent, options.token ?? this.#token)
+    const settings = {
+      ...this.#client,
+      ...(token !== undefined && { token }),
+      ...(options.signal && { signal: options.signal }),
+    }
     return readCardTwice(() => A2AClient.connect(agent.url, settings))
   }
 
@@ -227,6 +251,11 @@ export class Orchestrator {
   }
 }
 
+/** The client's token provider for one agent. */
+function tokenFor(agent: AgentRef, token: AgentToken | undefined): TokenProvider | undefined {
+  return typeof token === 'function' ? () => token(agent) : token
+}
+
 const signalOf = (options: DelegateOptions) => (options.signal ? { signal: options.signal } : {})
 
 /** True when the agent could not take the task, so another one should (see the file's doc). */
@@ -237,6 +266,6 @@ export function canFailOver(error: unknown): boolean {
     error instanceof StreamInterruptedError ||
     error instanceof AgentCardError ||
     error instanceof SkillNotDeclaredError ||
-    (error instanceof AgentError && (error.status >= 500 || error.status === 429))
+    (error instanceof AgentError && (error.status >= 500 || [401, 403, 429].includes(error.status)))
   )
 }

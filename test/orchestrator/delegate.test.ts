@@ -1,9 +1,11 @@
 /**
  * Orchestrator.delegate against real agents on real ports, found through an AgentRegistry:
  * delegation by skill, failover when an agent is down, no failover on a clear task failure,
- * questions answered through onInputRequired, and the typed errors.
+ * questions answered through onInputRequired, the typed errors, and the tokens it calls agents
+ * with (the agents verify TEST_SECRET, as every test app does).
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { A2AClient } from '../../src/client/client.js'
 import { AgentRegistry } from '../../src/registry/registry.js'
 import {
   AllAgentsFailedError,
@@ -12,8 +14,9 @@ import {
   NoAgentForSkillError,
 } from '../../src/orchestrator/errors.js'
 import { Orchestrator } from '../../src/orchestrator/orchestrator.js'
-import type { DelegationProgress } from '../../src/orchestrator/orchestrator.js'
+import type { AgentToken, DelegationProgress } from '../../src/orchestrator/orchestrator.js'
 import { textOf } from '../client/agents.js'
+import { token } from '../helpers/auth.js'
 import {
   askSkill,
   countSkill,
@@ -38,12 +41,20 @@ describe('Orchestrator.delegate', () => {
     ])
   })
 
+  /** The orchestrator's own identity at the agents: it may use them and every skill. */
+  const ORCHESTRATOR = { sub: 'orchestrator', scopes: ['a2a:invoke', 'skill:*'] }
+
   // A registry without running checks: the agents stay "healthy" as registered, so failover
   // (not the health checks) is what finds a stopped one.
-  const fresh = async () => {
+  // null: no token at all.
+  const fresh = async (agentToken: AgentToken | null = token(ORCHESTRATOR)) => {
     registry = new AgentRegistry()
     for (const agent of [alpha, beta, gamma]) await registry.register(agent.url)
-    orchestrator = new Orchestrator({ registry, client: { timeoutMs: 5_000 } })
+    orchestrator = new Orchestrator({
+      registry,
+      ...(agentToken !== null && { token: agentToken }),
+      client: { timeoutMs: 5_000 },
+    })
   }
 
   afterEach(() => registry.close())
@@ -203,10 +214,85 @@ describe('Orchestrator.delegate', () => {
     }
     registry = new AgentRegistry()
     await registry.register(gamma.url)
-    orchestrator = new Orchestrator({ registry, client: { fetch: recording } })
+    orchestrator = new Orchestrator({
+      registry,
+      token: token(ORCHESTRATOR),
+      client: { fetch: recording },
+    })
     const result = await orchestrator.delegate('count', { text: 'a b' })
     expect(textOf(result.artifacts[0]?.parts)).toBe('2')
     expect(requests).toContain('SendMessage')
     expect(requests).not.toContain('SendStreamingMessage')
+  })
+
+  describe('the token it calls agents with', () => {
+    it('asks the provider for each agent before each request, and the agent sees the orchestrator as its caller', async () => {
+      const asked: string[] = []
+      await fresh((agent) => {
+        asked.push(agent.name)
+        return token({ ...ORCHESTRATOR, sub: `orchestrator-for-${agent.name}` })
+      })
+      const result = await orchestrator.delegate('count', { text: 'one two' })
+      expect(textOf(result.artifacts[0]?.parts)).toBe('2')
+      // The card read, the stream and the final read: each with a fresh token.
+      expect(asked.length).toBeGreaterThanOrEqual(3)
+      expect(new Set(asked)).toEqual(new Set(['Gamma']))
+      // The task belongs to the identity the orchestrator used, and to no one else.
+      const taskId = result.task!.id
+      const owner = await A2AClient.connect(gamma.url, {
+        token: token({ ...ORCHESTRATOR, sub: 'orchestrator-for-Gamma' }),
+      })
+      expect((await owner.get(taskId)).status.state).toBe('completed')
+      const stranger = await A2AClient.connect(gamma.url, { token: token({ sub: 'someone' }) })
+      await expect(stranger.get(taskId)).rejects.toMatchObject({ reason: 'TASK_NOT_FOUND' })
+    })
+
+    it('fails over when an agent refuses the token, saying why', async () => {
+      await fresh((agent) =>
+        agent.name === 'Alpha'
+          ? token(ORCHESTRATOR, { key: 'another-secret-0123456789-abcdefghijklmnopqrstu' })
+          : token(ORCHESTRATOR),
+      )
+      const result = await orchestrator.delegate('translate', { text: 'hello' })
+      expect(result.agent.name).toBe('Beta')
+      expect(result.failures.map((f) => f.agent.name)).toEqual(['Alpha'])
+      expect(result.failures[0]?.reason).toContain('The token is invalid')
+      expect(result.failures[0]?.error).toMatchObject({ status: 401 })
+    })
+
+    it('fails over when the token lacks the skill scope at that agent (403)', async () => {
+      await fresh((agent) =>
+        token({
+          sub: 'orchestrator',
+          scopes: agent.name === 'Alpha' ? ['a2a:invoke', 'skill:ask'] : ORCHESTRATOR.scopes,
+        }),
+      )
+      const result = await orchestrator.delegate('translate', { text: 'hello' })
+      expect(result.agent.name).toBe('Beta')
+      expect(result.failures[0]?.reason).toContain('skill:translate')
+    })
+
+    it('without a token, every protected agent refuses, and the error says so', async () => {
+      await fresh(null)
+      const error = await orchestrator.delegate('translate', { text: 'x' }).catch((e: unknown) => e)
+      expect(error).toBeInstanceOf(AllAgentsFailedError)
+      const { failures } = error as AllAgentsFailedError
+      expect(failures.map((f) => f.agent.name)).toEqual(['Alpha', 'Beta'])
+      for (const failure of failures) expect(failure.error).toMatchObject({ status: 401 })
+    })
+
+    it('takes a per-delegation token in place of the orchestrator one', async () => {
+      await fresh(null)
+      const result = await orchestrator.delegate(
+        'count',
+        { text: 'a b c' },
+        { token: token({ ...ORCHESTRATOR, sub: 'per-call' }) },
+      )
+      expect(textOf(result.artifacts[0]?.parts)).toBe('3')
+      const owner = await A2AClient.connect(gamma.url, {
+        token: token({ ...ORCHESTRATOR, sub: 'per-call' }),
+      })
+      expect((await owner.get(result.task!.id)).status.state).toBe('completed')
+    })
   })
 })
