@@ -31,6 +31,7 @@ import { seedErrorHandler, seedNotFoundHandler } from './http/routes/seed/error-
 import seedDialect from './http/routes/seed/index.js'
 import a2aDialects from './http/routes/a2a.js'
 import registryRoutes from './http/routes/registry.js'
+import { agentTokenFromConfig } from './orchestrator/agent-token.js'
 import { Orchestrator } from './orchestrator/orchestrator.js'
 import { orchestrateSkill } from './orchestrator/skill.js'
 import { registryFromConfig } from './registry/from-config.js'
@@ -78,8 +79,11 @@ export async function buildApp(
   // A registry handed in is the caller's to start and close.
   const registry = overrides.registry ?? registryFromConfig(config, app.log)
   if (!overrides.registry) app.addHook('onClose', async () => registry.close())
-  const orchestrate = () =>
-    orchestrateSkill({ orchestrator: new Orchestrator({ registry }), agents: registry })
+  const orchestrate = () => {
+    const token = agentTokenFromConfig(config, app.log)
+    const orchestrator = new Orchestrator({ registry, ...(token !== undefined && { token }) })
+    return orchestrateSkill({ orchestrator, agents: registry })
+  }
   const skills = new SkillRegistry(
     overrides.skills ??
       (await loadSkills(config.BUNDLED_SKILLS, config.SKILL_MODULES, { orchestrate })),

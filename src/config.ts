@@ -162,6 +162,10 @@ export const ConfigSchema = z
     REGISTRY_MAX_BACKOFF_MS: int(100).default(300_000),
     /** How long one health check (a card read) may take before it counts as a failure. */
     REGISTRY_CHECK_TIMEOUT_MS: int(100).default(5_000),
+    /** The bearer token the `orchestrate` skill calls registered agents with (its own identity). */
+    ORCHESTRATOR_AGENT_TOKEN: z.string().min(1).optional(),
+    /** A file holding that token, read again before each call (so it can be rotated in place). */
+    ORCHESTRATOR_AGENT_TOKEN_FILE: z.string().min(1).optional(),
   })
   .superRefine(checkAuth)
   .superRefine((env, context) => {
@@ -174,6 +178,13 @@ export const ConfigSchema = z
     }
     if (env.AUDIT_SINK === 'redis' && env.REDIS_URL === undefined) {
       context.addIssue({ code: 'custom', path: ['AUDIT_SINK'], message: 'redis needs REDIS_URL' })
+    }
+    if (env.ORCHESTRATOR_AGENT_TOKEN !== undefined && env.ORCHESTRATOR_AGENT_TOKEN_FILE) {
+      context.addIssue({
+        code: 'custom',
+        path: ['ORCHESTRATOR_AGENT_TOKEN_FILE'],
+        message: 'set ORCHESTRATOR_AGENT_TOKEN or ORCHESTRATOR_AGENT_TOKEN_FILE, not both',
+      })
     }
     if (env.AUDIT_SINK === 'file' && env.AUDIT_FILE === undefined) {
       context.addIssue({ code: 'custom', path: ['AUDIT_SINK'], message: 'file needs AUDIT_FILE' })

@@ -3,6 +3,7 @@
  * their own, listening on a real port that a test can stop and start again (same port, maybe
  * another card), and counting the card reads it serves.
  */
+import type { IncomingMessage } from 'node:http'
 import type { FastifyInstance } from 'fastify'
 import { textPart } from '../../src/domain/parts.js'
 import type { Skill } from '../../src/skills/skill.js'
@@ -57,6 +58,8 @@ export interface TestAgent {
   port: number
   /** Card reads served since the agent (re)started. */
   cardReads: () => number
+  /** The `sub` of each bearer token it was sent (cards included), in order; null for none. */
+  callers: () => (string | null)[]
   stop(): Promise<void>
   /** Starts again on the same port, with these skills (default: the same). */
   restart(skills?: Skill[]): Promise<void>
@@ -67,12 +70,14 @@ export async function startTestAgent(name: string, skills: Skill[]): Promise<Tes
   const url = `http://127.0.0.1:${port}`
   let app: FastifyInstance | undefined
   let reads = 0
+  const callers: (string | null)[] = []
   let current = skills
   const listen = async () => {
     app = await testApp({ AGENT_NAME: name, PUBLIC_URL: url }, { skills: current })
     await app.listen({ host: '127.0.0.1', port })
-    app.server.on('request', (request: { url?: string }) => {
+    app.server.on('request', (request: IncomingMessage) => {
       if (request.url?.startsWith('/.well-known/')) reads++
+      callers.push(subjectOf(request.headers.authorization))
     })
   }
   await listen()
@@ -81,6 +86,7 @@ export async function startTestAgent(name: string, skills: Skill[]): Promise<Tes
     url,
     port,
     cardReads: () => reads,
+    callers: () => [...callers],
     async stop() {
       await app?.close()
       app = undefined
@@ -90,4 +96,12 @@ export async function startTestAgent(name: string, skills: Skill[]): Promise<Tes
       await listen()
     },
   }
+}
+
+/** The token's subject, read without verifying (the agent verifies it). */
+function subjectOf(authorization: string | undefined): string | null {
+  const payload = authorization?.match(/^Bearer [^.]+\.([^.]+)\./)?.[1]
+  if (payload === undefined) return null
+  const claims = JSON.parse(Buffer.from(payload, 'base64url').toString()) as { sub?: string }
+  return claims.sub ?? null
 }
