@@ -4,6 +4,7 @@
  * it go unhealthy, and a removal on one is a removal on both.
  */
 import { describe, expect, it } from 'vitest'
+import { authHeaders } from '../helpers/auth.js'
 import { startTestAgent, translateSkill } from '../registry/agents.js'
 import { useCluster, waitFor } from './cluster.js'
 
@@ -13,8 +14,12 @@ interface Listed {
   agents: { id: string; name: string; health: string }[]
 }
 
+/** Any caller may read the registry; changing it takes an admin. */
+const READER = authHeaders()
+const ADMIN = authHeaders({ sub: 'operator', scopes: ['a2a:admin'] })
+
 const list = async (url: string): Promise<Listed['agents']> =>
-  ((await (await fetch(`${url}/registry/agents`)).json()) as Listed).agents
+  ((await (await fetch(`${url}/registry/agents`, { headers: READER })).json()) as Listed).agents
 
 describe('the Redis agent registry across two processes', () => {
   const cluster = useCluster({
@@ -30,7 +35,7 @@ describe('the Redis agent registry across two processes', () => {
     try {
       const registered = await fetch(`${a.url}/registry/agents`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        headers: { ...ADMIN, 'content-type': 'application/json' },
         body: JSON.stringify({ url: agent.url }),
       })
       expect(registered.status).toBe(201)
@@ -52,7 +57,10 @@ describe('the Redis agent registry across two processes', () => {
         )
       }
 
-      const removed = await fetch(`${b.url}/registry/agents/${id}`, { method: 'DELETE' })
+      const removed = await fetch(`${b.url}/registry/agents/${id}`, {
+        method: 'DELETE',
+        headers: ADMIN,
+      })
       expect(removed.status).toBe(204)
       expect(await list(a.url)).toEqual([])
       expect(await cluster.redis().exists(`${cluster.prefix()}registry:{agents}`)).toBe(0)
