@@ -1,7 +1,8 @@
 /**
  * Every TypeScript example of docs/multi-agent.md, run as written (only the ports and the
  * package import differ: free ports instead of 4101–4103); each must print exactly what the
- * text block after it shows. The examples start their own agents.
+ * text block after it shows. The examples start their own agents, with the environment the
+ * docs tell a reader to set: AUTH_JWT_SECRET, A2A_TOKEN and A2A_ADMIN_TOKEN.
  */
 import { execFile, execFileSync } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -10,6 +11,7 @@ import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { freePort } from '../client/agents.js'
+import { TEST_SECRET, token } from '../helpers/auth.js'
 
 const root = new URL('../../', import.meta.url).pathname
 const run = promisify(execFile)
@@ -34,6 +36,8 @@ describe('docs/multi-agent.md examples', () => {
 
   it('has the worked example and the orchestrate skill example', () => {
     expect(examples.length).toBe(2)
+    // A ```ts block without its output would swallow the next example.
+    for (const { code } of examples) expect(code).not.toContain('```')
   })
 
   it.each(examples.map((example, i) => [i + 1, example] as const))(
@@ -48,6 +52,12 @@ describe('docs/multi-agent.md examples', () => {
       const { stdout } = await run(`${root}node_modules/.bin/tsx`, [file], {
         cwd: root,
         timeout: 30_000,
+        env: {
+          ...process.env,
+          AUTH_JWT_SECRET: TEST_SECRET,
+          A2A_TOKEN: token(),
+          A2A_ADMIN_TOKEN: token({ sub: 'operator', scopes: ['a2a:admin'] }),
+        },
       })
       expect(stdout).toBe(prints)
     },
