@@ -30,6 +30,12 @@ import health from './http/routes/health.js'
 import { seedErrorHandler, seedNotFoundHandler } from './http/routes/seed/error-handler.js'
 import seedDialect from './http/routes/seed/index.js'
 import a2aDialects from './http/routes/a2a.js'
+import registryRoutes from './http/routes/registry.js'
+import { agentTokenFromConfig } from './orchestrator/agent-token.js'
+import { Orchestrator } from './orchestrator/orchestrator.js'
+import { orchestrateSkill } from './orchestrator/skill.js'
+import { registryFromConfig } from './registry/from-config.js'
+import type { AgentRegistry } from './registry/registry.js'
 import { zodValidatorCompiler } from './http/zod-type-provider.js'
 import { loadSkills } from './skills/load.js'
 import { connectRedis } from './store/redis/connection.js'
@@ -48,6 +54,8 @@ export interface AppOverrides {
   dispatcher?: (runner: Runner) => Dispatcher
   /** Dev mode's HS256 secret (src/server.ts makes it); a fresh one when absent. */
   devSecret?: string
+  /** The agent registry (default: from the config, in Redis when REDIS_URL is set). */
+  registry?: AgentRegistry
 }
 
 export async function buildApp(
@@ -68,8 +76,17 @@ export async function buildApp(
   // Every dialect speaks JSON; a text/plain body is refused (415) rather than parsed as a string.
   app.removeContentTypeParser('text/plain')
 
+  // A registry handed in is the caller's to start and close.
+  const registry = overrides.registry ?? registryFromConfig(config, app.log)
+  if (!overrides.registry) app.addHook('onClose', async () => registry.close())
+  const orchestrate = () => {
+    const token = agentTokenFromConfig(config, app.log)
+    const orchestrator = new Orchestrator({ registry, ...(token !== undefined && { token }) })
+    return orchestrateSkill({ orchestrator, agents: registry })
+  }
   const skills = new SkillRegistry(
-    overrides.skills ?? (await loadSkills(config.BUNDLED_SKILLS, config.SKILL_MODULES)),
+    overrides.skills ??
+      (await loadSkills(config.BUNDLED_SKILLS, config.SKILL_MODULES, { orchestrate })),
     config.DEFAULT_SKILL,
   )
   const trail = await openAuditTrail(config, app.log as Logger)
@@ -144,7 +161,9 @@ export async function buildApp(
       sendWaitMs: config.SEND_WAIT_MS,
       cardDefaultVersion: config.AGENT_CARD_DEFAULT_VERSION,
     })
+    await app.register(registryRoutes, { registry, bodyLimit: config.BODY_LIMIT })
   }
+  if (!overrides.registry) registry.start()
 
   // Outside any dialect (unknown routes, probes) errors take the brief's shape.
   app.setNotFoundHandler(seedNotFoundHandler)

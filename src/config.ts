@@ -40,7 +40,10 @@ export const ConfigSchema = z
     AGENT_PROVIDER_URL: z.url().optional(),
     /** Module paths (or package names) whose default export is a Skill, a Skill[], or a factory of either. */
     SKILL_MODULES: list.default([]),
-    /** Bundled skills to serve; `review-pr` and `echo` make the Code Review Agent. */
+    /**
+     * Bundled skills to serve; `review-pr` and `echo` make the Code Review Agent; `orchestrate`
+     * (opt-in) delegates to agents of the registry.
+     */
     BUNDLED_SKILLS: list.default(['review-pr', 'echo']),
     /** The skill that runs when a request names none. Defaults to the first skill. */
     DEFAULT_SKILL: z.string().min(1).optional(),
@@ -151,6 +154,18 @@ export const ConfigSchema = z
     AUTH_TENANT_CLAIM: z.string().min(1).default('tenant'),
     /** Where a dev-mode server writes its ephemeral secret for `a2a token` (mode 0600). */
     AUTH_DEV_SECRET_FILE: z.string().min(1).default('.a2a/dev-secret'),
+    /** Agent registry: how often a registered agent's card is read to check its health. */
+    REGISTRY_CHECK_INTERVAL_MS: int(100).default(30_000),
+    /** Failed checks in a row after which an agent is unhealthy (and skipped by delegation). */
+    REGISTRY_UNHEALTHY_AFTER: int(1, 100).default(3),
+    /** The longest delay between two checks of an unhealthy agent (the backoff's cap). */
+    REGISTRY_MAX_BACKOFF_MS: int(100).default(300_000),
+    /** How long one health check (a card read) may take before it counts as a failure. */
+    REGISTRY_CHECK_TIMEOUT_MS: int(100).default(5_000),
+    /** The bearer token the `orchestrate` skill calls registered agents with (its own identity). */
+    ORCHESTRATOR_AGENT_TOKEN: z.string().min(1).optional(),
+    /** A file holding that token, read again before each call (so it can be rotated in place). */
+    ORCHESTRATOR_AGENT_TOKEN_FILE: z.string().min(1).optional(),
   })
   .superRefine(checkAuth)
   .superRefine((env, context) => {
@@ -163,6 +178,13 @@ export const ConfigSchema = z
     }
     if (env.AUDIT_SINK === 'redis' && env.REDIS_URL === undefined) {
       context.addIssue({ code: 'custom', path: ['AUDIT_SINK'], message: 'redis needs REDIS_URL' })
+    }
+    if (env.ORCHESTRATOR_AGENT_TOKEN !== undefined && env.ORCHESTRATOR_AGENT_TOKEN_FILE) {
+      context.addIssue({
+        code: 'custom',
+        path: ['ORCHESTRATOR_AGENT_TOKEN_FILE'],
+        message: 'set ORCHESTRATOR_AGENT_TOKEN or ORCHESTRATOR_AGENT_TOKEN_FILE, not both',
+      })
     }
     if (env.AUDIT_SINK === 'file' && env.AUDIT_FILE === undefined) {
       context.addIssue({ code: 'custom', path: ['AUDIT_SINK'], message: 'file needs AUDIT_FILE' })

@@ -30,6 +30,8 @@ export type A2AErrorCode =
   | 'RATE_LIMITED'
   | 'UNAUTHENTICATED'
   | 'PERMISSION_DENIED'
+  | 'AGENT_NOT_FOUND'
+  | 'AGENT_CARD_REJECTED'
 
 export abstract class A2AError extends Error {
   abstract readonly code: A2AErrorCode
@@ -229,6 +231,14 @@ export class RateLimitedError extends A2AError {
   }
 }
 
+/** No agent with this id is in the agent registry. */
+export class AgentNotFoundError extends A2AError {
+  readonly code = 'AGENT_NOT_FOUND'
+  constructor(agentId: string) {
+    super(`Agent ${agentId} is not registered`, { agentId })
+  }
+}
+
 /**
  * A message's data input does not match its skill's `inputSchema`. `field` is the path into the
  * request; `pointer` the JSON pointer into the data input the skill would see.
@@ -269,5 +279,21 @@ export class PermissionDeniedError extends A2AError {
     })
     this.challenge = `Bearer error="insufficient_scope", scope="${missing.join(' ')}"`
     this.missing = missing
+  }
+}
+
+/**
+ * The registry refused an agent because its card could not be used: `problem` says what kind of
+ * failure (unreachable, timeout, http-error, not-found, not-json, invalid-card, unsupported) and
+ * `field` names the card field that is wrong, when one is.
+ */
+export class AgentCardRejectedError extends A2AError {
+  readonly code = 'AGENT_CARD_REJECTED'
+  constructor(url: string, problem: string, reason: string, field?: string) {
+    super(`The Agent Card of ${url} was refused: ${reason}`, {
+      url,
+      problem,
+      ...(field !== undefined && { field }),
+    })
   }
 }

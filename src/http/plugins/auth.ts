@@ -40,6 +40,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Served without credentials (agent cards, probes). */
     public?: boolean
+    /** Scopes a caller needs for this route beyond `a2a:invoke`. */
+    scopes?: readonly string[]
   }
 }
 
@@ -124,10 +126,14 @@ export const authorize = fp(
     app.addHook('onRequest', async (request) => {
       if (request.routeOptions.config.public === true) return
       if (request.authFailure) throw request.authFailure
-      const missing = missingScopes(request.caller?.scopes ?? [], [INVOKE_SCOPE])
+      const scopes = request.caller?.scopes ?? []
+      const missing = missingScopes(scopes, [INVOKE_SCOPE])
       if (missing.length > 0) {
         throw new PermissionDeniedError(missing, `use this agent (or ${ADMIN_SCOPE})`)
       }
+      // A route may need more (the registry's changes need a2a:admin).
+      const needed = missingScopes(scopes, request.routeOptions.config.scopes ?? [])
+      if (needed.length > 0) throw new PermissionDeniedError(needed, 'do this')
     })
   },
   { name: 'a2a-authorize', fastify: '5.x', dependencies: ['a2a-auth'] },

@@ -26,6 +26,8 @@ const HTTP_STATUS: Record<A2AErrorCode, number> = {
   RATE_LIMITED: 429,
   UNAUTHENTICATED: 401,
   PERMISSION_DENIED: 403,
+  AGENT_NOT_FOUND: 404,
+  AGENT_CARD_REJECTED: 422,
 }
 
 export function seedErrorReply(error: A2AError, requestId: string) {

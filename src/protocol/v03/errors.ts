@@ -34,6 +34,9 @@ const RPC_CODE: Record<A2AErrorCode, number> = {
   // A2A leaves auth codes to the server (-32007/-32008 were reused); see docs/security.md.
   UNAUTHENTICATED: -32030,
   PERMISSION_DENIED: -32031,
+  // The agent registry's errors (its HTTP API speaks the seed dialect; the table is total).
+  AGENT_NOT_FOUND: -32602,
+  AGENT_CARD_REJECTED: -32602,
 }
 
 const HTTP_STATUS: Partial<Record<A2AErrorCode, number>> = {

@@ -62,6 +62,9 @@ const TABLE: Record<A2AErrorCode, Mapping> = {
   // A2A leaves auth codes to the server (-32007/-32008 were reused); see docs/security.md.
   UNAUTHENTICATED: A2A(-32030, 'UNAUTHENTICATED', 401, 'UNAUTHENTICATED'),
   PERMISSION_DENIED: A2A(-32031, 'PERMISSION_DENIED', 403, 'PERMISSION_DENIED'),
+  // The agent registry's errors (its HTTP API speaks the seed dialect; the table is total).
+  AGENT_NOT_FOUND: A2A(-32602, 'AGENT_NOT_FOUND', 404, 'NOT_FOUND'),
+  AGENT_CARD_REJECTED: A2A(-32602, 'AGENT_CARD_REJECTED', 422, 'FAILED_PRECONDITION'),
 }
 
 export const ERROR_INFO_TYPE = 'type.googleapis.com/google.rpc.ErrorInfo'

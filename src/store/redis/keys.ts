@@ -71,3 +71,19 @@ export function assertUsablePrefix(prefix: string): void {
     throw new Error(`Redis key prefix "${prefix}" must not contain { or } (they set hash tags)`)
   }
 }
+
+/**
+ * The agent registry (src/registry/redis-store.ts), under its own hash tag `{agents}`:
+ *   P registry:{agents}               hash: agent id → the registry entry, as JSON
+ *   P registry:{agents}:check:<id>:<due>  string, SET NX PX: claimed by the one process that
+ *                                     runs the check of agent <id> due at <due> (ISO time);
+ *                                     it expires by itself after the check's timeout + 1 s
+ * The registry is small (agents, not tasks), so one slot for all of it is no hot spot.
+ */
+export function registryKeys(prefix: string) {
+  const agents = `${prefix}registry:{agents}`
+  return {
+    agents,
+    checkClaim: (agentId: string, dueAt: string) => `${agents}:check:${agentId}:${dueAt}`,
+  }
+}

@@ -1,0 +1,279 @@
+/**
+ * The bundled `orchestrate` skill: a server built with BUNDLED_SKILLS=orchestrate is itself an
+ * orchestrator reachable over A2A. A2AClient calls it; it delegates to the agents registered
+ * through its own /registry/agents API, calling them with its own token (ORCHESTRATOR_AGENT_TOKEN
+ * or _FILE), never its caller's.
+ */
+import { randomUUID } from 'node:crypto'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { FastifyInstance } from 'fastify'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { A2AClient } from '../../src/client/client.js'
+import type { RemoteTask } from '../../src/client/model.js'
+import { configFrom, ConfigError } from '../../src/config.js'
+import type { DataPart } from '../../src/domain/model.js'
+import { freePort, textOf } from '../client/agents.js'
+import { testApp } from '../helpers/app.js'
+import { bearer, token } from '../helpers/auth.js'
+import { askSkill, countSkill, startTestAgent, translateSkill } from '../registry/agents.js'
+import type { TestAgent } from '../registry/agents.js'
+
+/** Who the orchestrator is at the agents it calls. */
+const ORCHESTRATOR = { sub: 'orchestrator', scopes: ['a2a:invoke', 'skill:*'] }
+const ADMIN = { authorization: bearer({ sub: 'operator', scopes: ['a2a:admin'] }) }
+
+async function registerAgents(orchestrator: FastifyInstance, agents: TestAgent[]): Promise<void> {
+  for (const agent of agents) {
+    const reply = await orchestrator.inject({
+      method: 'POST',
+      url: '/registry/agents',
+      payload: { url: agent.url },
+      headers: ADMIN,
+    })
+    expect(reply.statusCode).toBe(201)
+  }
+}
+
+/** A seed send of `orchestrate` through `app.inject` (testApp's default caller). */
+async function orchestrateOver(app: FastifyInstance, delegateSkillId: string, text: string) {
+  const reply = await app.inject({
+    method: 'POST',
+    url: '/tasks/send',
+    payload: {
+      id: randomUUID(),
+      message: {
+        role: 'user',
+        parts: [{ type: 'text', text }],
+        metadata: { skillId: 'orchestrate', delegateSkillId },
+      },
+    },
+  })
+  expect(reply.statusCode).toBe(200)
+  return reply.json<{
+    status: { state: string; message?: { parts: { text?: string }[] } }
+    artifacts?: { parts: unknown[] }[]
+  }>()
+}
+
+describe('the orchestrate skill over A2A', () => {
+  let alpha: TestAgent
+  let gamma: TestAgent
+  let orchestrator: FastifyInstance
+  let client: A2AClient
+
+  beforeAll(async () => {
+    ;[alpha, gamma] = await Promise.all([
+      startTestAgent('Alpha', [translateSkill('Alpha'), askSkill]),
+      startTestAgent('Gamma', [countSkill]),
+    ])
+    const port = await freePort()
+    const url = `http://127.0.0.1:${port}`
+    orchestrator = await testApp({
+      AGENT_NAME: 'Orchestrator',
+      BUNDLED_SKILLS: 'orchestrate,echo',
+      PUBLIC_URL: url,
+      ORCHESTRATOR_AGENT_TOKEN: token(ORCHESTRATOR),
+    })
+    await orchestrator.listen({ host: '127.0.0.1', port })
+    await registerAgents(orchestrator, [alpha, gamma])
+    client = await A2AClient.connect(url, { token: token() })
+  })
+
+  afterAll(async () => {
+    await orchestrator.close()
+    await Promise.all([alpha.stop(), gamma.stop()])
+  })
+
+  it('is declared on the card only when BUNDLED_SKILLS names it', async () => {
+    expect(client.skill('orchestrate').tags).toEqual(['orchestration', 'delegation'])
+    const plain = await testApp()
+    try {
+      const card = (await plain.inject({ url: '/.well-known/agent.json' })).json()
+      expect(card.skills.map((s: { id: string }) => s.id)).toEqual(['review-pr', 'echo'])
+    } finally {
+      await plain.close()
+    }
+    expect(configFrom().BUNDLED_SKILLS).toEqual(['review-pr', 'echo'])
+  })
+
+  it('delegates the skill named in a data part and passes the artifacts back', async () => {
+    const result = (await client.send({
+      skill: 'orchestrate',
+      text: 'hello',
+      data: { delegateSkillId: 'translate' },
+    })) as RemoteTask
+    expect(result.status.state).toBe('completed')
+    expect(textOf(result.status.message?.parts)).toBe('Done by Alpha')
+    expect(result.artifacts).toHaveLength(1)
+    expect(result.artifacts[0]).toMatchObject({
+      name: 'translation',
+      metadata: { delegatedTo: 'Alpha' },
+    })
+    expect(textOf(result.artifacts[0]?.parts)).toBe('Alpha: HELLO')
+  })
+
+  it('takes the skill from the message metadata too (in the seed dialect)', async () => {
+    const reply = await orchestrator.inject({
+      method: 'POST',
+      url: '/tasks/send',
+      payload: {
+        id: randomUUID(),
+        message: {
+          role: 'user',
+          parts: [{ type: 'text', text: 'one two three four' }],
+          metadata: { skillId: 'orchestrate', delegateSkillId: 'count' },
+        },
+      },
+    })
+    expect(reply.statusCode).toBe(200)
+    const task = reply.json()
+    expect(task.status.state).toBe('completed')
+    expect(task.artifacts[0].parts).toEqual([{ type: 'text', text: '4' }])
+    expect(task.artifacts[0].metadata).toEqual({ delegatedTo: 'Gamma' })
+  })
+
+  it('streams progress that says which agent is working, then the artifact', async () => {
+    const seen: string[] = []
+    for await (const event of client.stream({
+      skill: 'orchestrate',
+      text: 'hi',
+      data: { delegateSkillId: 'translate' },
+    })) {
+      if (event.kind === 'status-update') {
+        seen.push(`${event.status.state}: ${textOf(event.status.message?.parts)}`)
+      }
+      if (event.kind === 'artifact-update') seen.push(`artifact: ${textOf(event.artifact.parts)}`)
+    }
+    expect(seen).toContain('working: Alpha is working on it')
+    expect(seen).toContain('working: Alpha: Alpha is translating')
+    expect(seen).toContain('artifact: Alpha: HI')
+    expect(seen.at(-1)).toBe('completed: Done by Alpha')
+  })
+
+  it('asks its caller the agent question and passes the answer on', async () => {
+    const first = (await client.send({
+      skill: 'orchestrate',
+      text: 'paint the fence',
+      data: { delegateSkillId: 'ask' },
+    })) as RemoteTask
+    expect(first.status.state).toBe('input-required')
+    expect(textOf(first.status.message?.parts)).toBe('Which colour?')
+    const answered = (await client.continue(first, { text: 'red' })) as RemoteTask
+    expect(answered.status.state).toBe('completed')
+    expect(textOf(answered.artifacts[0]?.parts)).toBe('colour: red')
+  })
+
+  it('rejects a message that names no skill to delegate to', async () => {
+    const result = (await client.send({ skill: 'orchestrate', text: 'hello' })) as RemoteTask
+    expect(result.status.state).toBe('rejected')
+    expect(textOf(result.status.message?.parts)).toBe(
+      'Name the skill to delegate to as "delegateSkillId" in a data part or the message metadata',
+    )
+  })
+
+  it('fails the task, saying why, when no registered agent declares the skill', async () => {
+    const result = (await client.send({
+      skill: 'orchestrate',
+      text: 'la',
+      data: { delegateSkillId: 'sing' },
+    })) as RemoteTask
+    expect(result.status.state).toBe('failed')
+    expect(textOf(result.status.message?.parts)).toBe(
+      'No healthy registered agent declares skill "sing"',
+    )
+  })
+
+  it('calls the agent as itself: the delegated task is the orchestrator one, not its caller', async () => {
+    const first = (await client.send({
+      skill: 'orchestrate',
+      text: 'paint the shed',
+      data: { delegateSkillId: 'ask' },
+    })) as RemoteTask
+    expect(first.status.state).toBe('input-required')
+    // Every request Alpha got came with the orchestrator's token; the caller's went nowhere.
+    expect(new Set(alpha.callers())).toEqual(new Set([null, 'orchestrator']))
+    const waiting = first.status.message?.parts.find(
+      (part): part is DataPart => part.kind === 'data',
+    )?.data.delegation as { taskId: string }
+    const asCaller = await A2AClient.connect(alpha.url, { token: token() })
+    await expect(asCaller.get(waiting.taskId)).rejects.toMatchObject({
+      reason: 'TASK_NOT_FOUND',
+    })
+    const asOrchestrator = await A2AClient.connect(alpha.url, { token: token(ORCHESTRATOR) })
+    expect((await asOrchestrator.get(waiting.taskId)).status.state).toBe('input-required')
+    await client.cancel(first.id)
+  })
+})
+
+describe('the orchestrate skill token settings', () => {
+  let gamma: TestAgent
+  let dir: string
+
+  beforeAll(async () => {
+    gamma = await startTestAgent('Gamma', [countSkill])
+    dir = mkdtempSync(join(tmpdir(), 'orchestrator-token-'))
+  })
+
+  afterAll(async () => {
+    await gamma.stop()
+    rmSync(dir, { recursive: true, force: true })
+  })
+
+  const hub = (env: Record<string, string>) =>
+    testApp({ AGENT_NAME: 'Hub', BUNDLED_SKILLS: 'orchestrate', ...env })
+
+  it('without a token, fails the task with the agent refusal', async () => {
+    const app = await hub({})
+    try {
+      await registerAgents(app, [gamma])
+      const task = await orchestrateOver(app, 'count', 'one two')
+      expect(task.status.state).toBe('failed')
+      const reason = task.status.message?.parts[0]?.text
+      expect(reason).toMatch(/^Every agent for skill "count" failed: Gamma \(/)
+      expect(reason).toContain('Authentication required')
+    } finally {
+      await app.close()
+    }
+  })
+
+  it('reads ORCHESTRATOR_AGENT_TOKEN_FILE before each call, so a rotated token is used at once', async () => {
+    const file = join(dir, 'token')
+    writeFileSync(file, `${token({ ...ORCHESTRATOR, sub: 'first' })}\n`)
+    const app = await hub({ ORCHESTRATOR_AGENT_TOKEN_FILE: file })
+    try {
+      await registerAgents(app, [gamma])
+      const delegateAs = async () => {
+        const before = gamma.callers().length
+        const task = await orchestrateOver(app, 'count', 'a b c')
+        expect(task.status.state).toBe('completed')
+        expect(task.artifacts?.[0]?.parts).toEqual([{ type: 'text', text: '3' }])
+        return new Set(gamma.callers().slice(before))
+      }
+      expect(await delegateAs()).toEqual(new Set(['first']))
+      writeFileSync(file, token({ ...ORCHESTRATOR, sub: 'second' }))
+      expect(await delegateAs()).toEqual(new Set(['second']))
+      // A file gone for a moment: the last token read is used until it is back.
+      rmSync(file)
+      expect(await delegateAs()).toEqual(new Set(['second']))
+    } finally {
+      await app.close()
+    }
+  })
+
+  it('refuses to start with an unreadable token file, or with both settings', async () => {
+    await expect(hub({ ORCHESTRATOR_AGENT_TOKEN_FILE: join(dir, 'missing') })).rejects.toThrow(
+      ConfigError,
+    )
+    const error = await hub({ ORCHESTRATOR_AGENT_TOKEN_FILE: join(dir, 'missing') }).catch(
+      (e: unknown) => e,
+    )
+    expect((error as ConfigError).message).toContain(
+      `ORCHESTRATOR_AGENT_TOKEN_FILE: cannot read a token from "${join(dir, 'missing')}"`,
+    )
+    expect(() =>
+      configFrom({ ORCHESTRATOR_AGENT_TOKEN: 'x', ORCHESTRATOR_AGENT_TOKEN_FILE: 'y' }),
+    ).toThrow('set ORCHESTRATOR_AGENT_TOKEN or ORCHESTRATOR_AGENT_TOKEN_FILE, not both')
+  })
+})
