@@ -11,6 +11,8 @@ export class Printer {
   #taskId: string | undefined
   #status: string | undefined
   readonly #parts = new Map<string, number>()
+  /** Chunks after the first may come without the artifact's name. */
+  readonly #names = new Map<string, string>()
 
   constructor(private readonly write: (lines: string[]) => void) {}
 
@@ -57,6 +59,8 @@ export class Printer {
   #showArtifact(artifact: Artifact, append: boolean): void {
     const shown = append ? (this.#parts.get(artifact.artifactId) ?? 0) : 0
     this.#parts.set(artifact.artifactId, shown + artifact.parts.length)
-    this.write(artifactLines(artifact, append))
+    if (artifact.name !== undefined) this.#names.set(artifact.artifactId, artifact.name)
+    const name = artifact.name ?? this.#names.get(artifact.artifactId)
+    this.write(artifactLines({ ...artifact, ...(name !== undefined && { name }) }, append))
   }
 }
