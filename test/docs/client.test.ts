@@ -1,7 +1,9 @@
 /**
- * Every TypeScript example of docs/client.md, run as written (only the port and the package
- * import differ) against the built server started as `npm start` starts it; each must print
- * exactly what the text block after it shows.
+ * Every example of docs/client.md, run as written (only the port and the package import differ)
+ * against the built server started as `npm start` starts it (dev mode, with the token
+ * `a2a token` mints for it in A2A_TOKEN); each must print exactly what the text block after it
+ * shows. The TypeScript examples run with tsx, the `a2a` ones in one bash script, in order;
+ * task ids, random in every run, are compared as `<id>`.
  */
 import { execFile, execFileSync, spawn } from 'node:child_process'
 import type { ChildProcess } from 'node:child_process'
@@ -23,16 +25,37 @@ const examples = [
   ),
 ].map((match) => ({ code: match[1]!, prints: match[2]! }))
 
+/** Each ```sh block (the `a2a` command) with the ```text block that follows it. */
+const cliExamples = [
+  ...readFileSync(`${root}docs/client.md`, 'utf8').matchAll(
+    /```sh\n([\s\S]*?)```\n\nprints\n\n```text\n([\s\S]*?)```/g,
+  ),
+].map((match) => ({ script: match[1]!, prints: match[2]! }))
+
+const withoutIds = (text: string): string =>
+  text.replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '<id>')
+
 describe('docs/client.md examples', () => {
   let server: ChildProcess
   let port: number
   let dir: string
 
   let outputs: string[] = []
+  let cliOutputs: string[] = []
+  /** What the shell of a user who ran `npm start` has: the dev secret file's place. */
+  let shellEnv: NodeJS.ProcessEnv
 
   beforeAll(async () => {
     await startServer()
-    outputs = await runExamples()
+    const token = execFileSync(process.execPath, ['dist/cli/main.js', 'token'], {
+      cwd: root,
+      env: shellEnv,
+      encoding: 'utf8',
+    }).trim()
+    ;[outputs, cliOutputs] = await Promise.all([
+      runExamples({ ...shellEnv, A2A_TOKEN: token }),
+      runCliExamples(),
+    ])
   }, 120_000)
 
   async function startServer(): Promise<void> {
@@ -41,9 +64,12 @@ describe('docs/client.md examples', () => {
     }
     dir = mkdtempSync(join(tmpdir(), 'client-docs-'))
     port = await freePort()
+    // Its own secret file: other tests start dev servers in this directory too.
+    const { A2A_TOKEN: _inherited, ...env } = process.env
+    shellEnv = { ...env, AUTH_DEV_SECRET_FILE: join(dir, 'dev-secret') }
     server = spawn('node', ['dist/server.js'], {
       cwd: root,
-      env: { ...process.env, PORT: String(port), LOG_LEVEL: 'warn' },
+      env: { ...shellEnv, PORT: String(port), LOG_LEVEL: 'warn' },
       stdio: 'ignore',
     })
     for (let attempt = 0; attempt < 100; attempt++) {
@@ -51,14 +77,14 @@ describe('docs/client.md examples', () => {
         (r) => r.ok,
         () => false,
       )
-      if (ready) return
+      if (ready && existsSync(shellEnv.AUTH_DEV_SECRET_FILE!)) return
       await new Promise((resolve) => setTimeout(resolve, 100))
     }
     throw new Error('the server did not start')
   }
 
   /** One tsx process runs every example in turn (each is its own module), marking where each ends. */
-  async function runExamples(): Promise<string[]> {
+  async function runExamples(env: NodeJS.ProcessEnv): Promise<string[]> {
     const files = examples.map(({ code }, i) => {
       const file = join(dir, `example-${i + 1}.mts`)
       writeFileSync(
@@ -74,7 +100,17 @@ describe('docs/client.md examples', () => {
       runner,
       `for (const file of ${JSON.stringify(files)}) {\n  await import(file)\n  console.log('${MARKER}')\n}\n`,
     )
-    const { stdout } = await run(`${root}node_modules/.bin/tsx`, [runner], { cwd: root })
+    const { stdout } = await run(`${root}node_modules/.bin/tsx`, [runner], { cwd: root, env })
+    return stdout.split(`${MARKER}\n`)
+  }
+
+  /** The `a2a` examples in one shell, in order (a block may use what an earlier one set). */
+  async function runCliExamples(): Promise<string[]> {
+    const script = cliExamples
+      .map(({ script }) => `${script}echo '${MARKER}'\n`)
+      .join('')
+      .replaceAll('localhost:3000', `localhost:${port}`)
+    const { stdout } = await run('bash', ['-e', '-c', script], { cwd: root, env: shellEnv })
     return stdout.split(`${MARKER}\n`)
   }
 
@@ -85,12 +121,21 @@ describe('docs/client.md examples', () => {
 
   it('has an example for each section', () => {
     expect(examples.length).toBe(7)
+    expect(cliExamples.length).toBe(5)
   })
 
   it.each(examples.map((example, i) => [i + 1, example] as const))(
     'example %i prints what the docs say',
     (i, { prints }) => {
       expect(outputs[i - 1]).toBe(prints)
+    },
+  )
+
+  it.each(cliExamples.map((example, i) => [i + 1, example] as const))(
+    'a2a example %i prints what the docs say',
+    (i, { prints }) => {
+      const expected = prints.replaceAll('localhost:3000', `localhost:${port}`)
+      expect(withoutIds(cliOutputs[i - 1]!)).toBe(withoutIds(expected))
     },
   )
 })
