@@ -95,6 +95,8 @@ describe.concurrent('a2a card', () => {
     })
     const seed = await runCli(['card', url, '--dialect', 'seed'], { env })
     expect(seed.stdout).toContain(`Dialect:   seed at ${url}\n`)
+    const v03 = await runCli(['card', url, '--dialect', 'jsonrpc-0.3'], { env })
+    expect(v03.stdout).toContain(`Dialect:   jsonrpc-0.3 at ${url}/a2a/jsonrpc\n`)
   })
 })
 
@@ -338,6 +340,12 @@ describe.concurrent('failures: one line on stderr, a documented exit code, no st
     expect(run.code).toBe(64)
     expect(run.stderr).toContain(message)
     expect(run.stdout).toBe('')
+  })
+
+  it('--timeout bounds the wait for an answer: exit 75', async () => {
+    const run = await runCli(['send', url, '--skill', 'slow', '--timeout', '300', 'wait'], { env })
+    expect(run.code).toBe(75)
+    expect(run.stderr).toMatch(/^a2a send: POST .*\/a2a\/jsonrpc timed out after 300 ms\n$/)
   })
 
   it('a --file that cannot be read exits 66', async () => {

@@ -1,9 +1,8 @@
 /**
- * Every example of docs/client.md, run as written (only the port and the package import differ)
- * against the built server started as `npm start` starts it (dev mode, with the token
- * `a2a token` mints for it in A2A_TOKEN); each must print exactly what the text block after it
- * shows. The TypeScript examples run with tsx, the `a2a` ones in one bash script, in order;
- * task ids, random in every run, are compared as `<id>`.
+ * Every TypeScript example of docs/client.md, run as written (only the port and the package
+ * import differ) against the built server started as `npm start` starts it; each must print
+ * exactly what the text block after it shows. So must every `a2a` example (```sh), run in one
+ * bash script in order; task ids, new in every run, are compared as `<id>`.
  */
 import { execFile, execFileSync, spawn } from 'node:child_process'
 import type { ChildProcess } from 'node:child_process'
@@ -13,6 +12,7 @@ import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { freePort } from '../client/agents.js'
+import { TEST_SECRET, token } from '../helpers/auth.js'
 
 const root = new URL('../../', import.meta.url).pathname
 const run = promisify(execFile)
@@ -42,20 +42,10 @@ describe('docs/client.md examples', () => {
 
   let outputs: string[] = []
   let cliOutputs: string[] = []
-  /** What the shell of a user who ran `npm start` has: the dev secret file's place. */
-  let shellEnv: NodeJS.ProcessEnv
 
   beforeAll(async () => {
     await startServer()
-    const token = execFileSync(process.execPath, ['dist/cli/main.js', 'token'], {
-      cwd: root,
-      env: shellEnv,
-      encoding: 'utf8',
-    }).trim()
-    ;[outputs, cliOutputs] = await Promise.all([
-      runExamples({ ...shellEnv, A2A_TOKEN: token }),
-      runCliExamples(),
-    ])
+    ;[outputs, cliOutputs] = await Promise.all([runExamples(), runCliExamples()])
   }, 120_000)
 
   async function startServer(): Promise<void> {
@@ -64,12 +54,10 @@ describe('docs/client.md examples', () => {
     }
     dir = mkdtempSync(join(tmpdir(), 'client-docs-'))
     port = await freePort()
-    // Its own secret file: other tests start dev servers in this directory too.
-    const { A2A_TOKEN: _inherited, ...env } = process.env
-    shellEnv = { ...env, AUTH_DEV_SECRET_FILE: join(dir, 'dev-secret') }
     server = spawn('node', ['dist/server.js'], {
       cwd: root,
-      env: { ...shellEnv, PORT: String(port), LOG_LEVEL: 'warn' },
+      // A known secret in place of dev mode's, so the examples' A2A_TOKEN can be minted here.
+      env: { ...process.env, PORT: String(port), LOG_LEVEL: 'warn', AUTH_JWT_SECRET: TEST_SECRET },
       stdio: 'ignore',
     })
     for (let attempt = 0; attempt < 100; attempt++) {
@@ -77,14 +65,14 @@ describe('docs/client.md examples', () => {
         (r) => r.ok,
         () => false,
       )
-      if (ready && existsSync(shellEnv.AUTH_DEV_SECRET_FILE!)) return
+      if (ready) return
       await new Promise((resolve) => setTimeout(resolve, 100))
     }
     throw new Error('the server did not start')
   }
 
   /** One tsx process runs every example in turn (each is its own module), marking where each ends. */
-  async function runExamples(env: NodeJS.ProcessEnv): Promise<string[]> {
+  async function runExamples(): Promise<string[]> {
     const files = examples.map(({ code }, i) => {
       const file = join(dir, `example-${i + 1}.mts`)
       writeFileSync(
@@ -100,17 +88,27 @@ describe('docs/client.md examples', () => {
       runner,
       `for (const file of ${JSON.stringify(files)}) {\n  await import(file)\n  console.log('${MARKER}')\n}\n`,
     )
-    const { stdout } = await run(`${root}node_modules/.bin/tsx`, [runner], { cwd: root, env })
+    const { stdout } = await run(`${root}node_modules/.bin/tsx`, [runner], {
+      cwd: root,
+      env: { ...process.env, A2A_TOKEN: token() },
+    })
     return stdout.split(`${MARKER}\n`)
   }
 
-  /** The `a2a` examples in one shell, in order (a block may use what an earlier one set). */
+  /**
+   * The `a2a` examples in one shell, in order (a block may use what an earlier one set). The
+   * shell has the server's secret, so `npx a2a token` mints for it as it does in dev mode.
+   */
   async function runCliExamples(): Promise<string[]> {
     const script = cliExamples
       .map(({ script }) => `${script}echo '${MARKER}'\n`)
       .join('')
       .replaceAll('localhost:3000', `localhost:${port}`)
-    const { stdout } = await run('bash', ['-e', '-c', script], { cwd: root, env: shellEnv })
+    const { A2A_TOKEN: _inherited, ...env } = process.env
+    const { stdout } = await run('bash', ['-e', '-c', script], {
+      cwd: root,
+      env: { ...env, AUTH_JWT_SECRET: TEST_SECRET },
+    })
     return stdout.split(`${MARKER}\n`)
   }
 
