@@ -345,7 +345,8 @@ describe.concurrent('failures: one line on stderr, a documented exit code, no st
   it('--timeout bounds the wait for an answer: exit 75', async () => {
     const run = await runCli(['send', url, '--skill', 'slow', '--timeout', '300', 'wait'], { env })
     expect(run.code).toBe(75)
-    expect(run.stderr).toMatch(/^a2a send: POST .*\/a2a\/jsonrpc timed out after 300 ms\n$/)
+    // The send times out (or, on a loaded machine, already the card).
+    expect(run.stderr).toMatch(/^a2a send: (POST|GET) \S+ timed out after 300 ms\n$/)
   })
 
   it('a --file that cannot be read exits 66', async () => {
