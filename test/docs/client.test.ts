@@ -35,6 +35,23 @@ const cliExamples = [
 const withoutIds = (text: string): string =>
   text.replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '<id>')
 
+/**
+ * The `a2a` examples in one shell, in order (a block may use what an earlier one set). The
+ * shell has the server's secret, so `npx a2a token` mints for it as it does in dev mode.
+ */
+async function runCliExamples(port: number): Promise<string[]> {
+  const script = cliExamples
+    .map(({ script }) => `${script}echo '${MARKER}'\n`)
+    .join('')
+    .replaceAll('localhost:3000', `localhost:${port}`)
+  const { A2A_TOKEN: _inherited, ...env } = process.env
+  const { stdout } = await run('bash', ['-e', '-c', script], {
+    cwd: root,
+    env: { ...env, AUTH_JWT_SECRET: TEST_SECRET },
+  })
+  return stdout.split(`${MARKER}\n`)
+}
+
 describe('docs/client.md examples', () => {
   let server: ChildProcess
   let port: number
@@ -45,7 +62,7 @@ describe('docs/client.md examples', () => {
 
   beforeAll(async () => {
     await startServer()
-    ;[outputs, cliOutputs] = await Promise.all([runExamples(), runCliExamples()])
+    ;[outputs, cliOutputs] = await Promise.all([runExamples(), runCliExamples(port)])
   }, 120_000)
 
   async function startServer(): Promise<void> {
@@ -91,23 +108,6 @@ describe('docs/client.md examples', () => {
     const { stdout } = await run(`${root}node_modules/.bin/tsx`, [runner], {
       cwd: root,
       env: { ...process.env, A2A_TOKEN: token() },
-    })
-    return stdout.split(`${MARKER}\n`)
-  }
-
-  /**
-   * The `a2a` examples in one shell, in order (a block may use what an earlier one set). The
-   * shell has the server's secret, so `npx a2a token` mints for it as it does in dev mode.
-   */
-  async function runCliExamples(): Promise<string[]> {
-    const script = cliExamples
-      .map(({ script }) => `${script}echo '${MARKER}'\n`)
-      .join('')
-      .replaceAll('localhost:3000', `localhost:${port}`)
-    const { A2A_TOKEN: _inherited, ...env } = process.env
-    const { stdout } = await run('bash', ['-e', '-c', script], {
-      cwd: root,
-      env: { ...env, AUTH_JWT_SECRET: TEST_SECRET },
     })
     return stdout.split(`${MARKER}\n`)
   }
