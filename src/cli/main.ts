@@ -9,6 +9,11 @@ import { pathToFileURL } from 'node:url'
 type Command = { run(argv: string[]): Promise<number>; summary: string }
 
 const COMMANDS: Record<string, () => Promise<Command>> = {
+  card: () => import('./commands/card.js'),
+  send: () => import('./commands/send.js'),
+  stream: () => import('./commands/stream.js'),
+  get: () => import('./commands/get.js'),
+  cancel: () => import('./commands/cancel.js'),
   token: () => import('./commands/token.js'),
   audit: () => import('./commands/audit.js'),
 }

@@ -1,0 +1,148 @@
+/**
+ * `a2a send` and `a2a stream`: send a message, follow its task to a final state, and when the
+ * task asks for input, ask the user (stdin) and continue it, as long as it keeps asking.
+ */
+import type { Writable } from 'node:stream'
+import type { A2AClient } from '../../client/client.js'
+import type { RemoteTask, SendInput, SendResult, StreamEvent } from '../../client/model.js'
+import { isFinal } from '../../domain/state-machine.js'
+import type { Answers } from './answers.js'
+import { EXIT, exitCodeOfState } from './exit-codes.js'
+import { Printer } from './printer.js'
+import { questionOf } from './render.js'
+
+export interface Conversation {
+  client: A2AClient
+  /** The agent's URL as the user gave it, for the hint that continues a task later. */
+  url: string
+  input: SendInput
+  /** An input-required task to answer with `input` instead of starting a new one. */
+  taskId?: string | undefined
+  answers: Answers
+  json: boolean
+  /** `stream` prints JSON one event per line; `send` prints the final task. */
+  mode: 'send' | 'stream'
+  out: Pick<Writable, 'write'>
+  err: Pick<Writable, 'write'>
+}
+
+type Turn = { task: RemoteTask } | { exitCode: number }
+
+/** Blocking sends; prints the task once it is final (each question on the way). */
+export async function sendAndFollow(
+  talk: Conversation,
+  printer = humanPrinter(talk),
+): Promise<number> {
+  let result = await firstSend(talk)
+  for (;;) {
+    if (result.kind === 'message') return reply(talk, printer, result)
+    let task = result
+    // The agent answered before the task was done (its wait ran out): poll until it is.
+    if (!isFinal(task.status.state)) task = await talk.client.waitForCompletion(task.id)
+    if (!talk.json) printer.task(task)
+    if (task.status.state !== 'input-required') return finish(talk, task)
+    const answer = await ask(talk, task)
+    if (answer === undefined) return finish(talk, task)
+    result = await talk.client.continue(task, { text: answer })
+  }
+}
+
+/** Streams; prints each state and artifact as it comes (JSON: one event per line). */
+export async function streamAndFollow(talk: Conversation): Promise<number> {
+  const { client } = talk
+  const printer = humanPrinter(talk)
+  if (!client.card.streaming) {
+    talk.err.write(`a2a: ${client.card.name} does not stream; sending and waiting instead\n`)
+    return sendAndFollow(talk, printer)
+  }
+  // The seed dialect continues a task with a blocking send only; follow it that way.
+  const seed = client.card.dialect === 'seed'
+  if (talk.taskId !== undefined && seed) return sendAndFollow(talk, printer)
+  let input = talk.input
+  if (talk.taskId !== undefined) input = { ...input, ...(await continuation(talk, talk.taskId)) }
+  for (;;) {
+    const turn = await follow(talk, printer, client.stream(input))
+    if ('exitCode' in turn) return turn.exitCode
+    const { task } = turn
+    if (task.status.state !== 'input-required') return exitCodeOfState(task.status.state)
+    const answer = await ask(talk, task)
+    if (answer === undefined) return EXIT.inputRequired
+    if (seed) return sendAndFollow({ ...talk, input: { text: answer }, taskId: task.id }, printer)
+    input = { text: answer, taskId: task.id, contextId: task.contextId }
+  }
+}
+
+async function follow(
+  talk: Conversation,
+  printer: Printer,
+  events: AsyncIterable<StreamEvent>,
+): Promise<Turn> {
+  let task: RemoteTask | undefined
+  for await (const event of events) {
+    if (talk.json) talk.out.write(`${JSON.stringify(event)}\n`)
+    else printer.event(event)
+    if (event.kind === 'message') return { exitCode: EXIT.ok }
+    task = apply(task, event)
+  }
+  if (task === undefined) throw new Error('the stream ended without a task')
+  return { task }
+}
+
+/** What the CLI needs to know of the task as the stream goes: its id, context and status. */
+function apply(task: RemoteTask | undefined, event: StreamEvent): RemoteTask {
+  if (event.kind === 'task') return event
+  if (event.kind === 'message') return task!
+  const known = task ?? {
+    kind: 'task' as const,
+    id: event.taskId,
+    contextId: event.contextId,
+    status: { state: 'submitted' as const, timestamp: '' },
+    artifacts: [],
+    history: [],
+  }
+  return event.kind === 'status-update' ? { ...known, status: event.status } : known
+}
+
+async function firstSend(talk: Conversation): Promise<SendResult> {
+  if (talk.taskId === undefined) return talk.client.send(talk.input)
+  const task = await talk.client.get(talk.taskId, { historyLength: 0 })
+  return talk.client.continue(task, talk.input)
+}
+
+/** The task and context ids that continue `taskId`, which must be waiting for input. */
+async function continuation(talk: Conversation, taskId: string) {
+  const task = await talk.client.get(taskId, { historyLength: 0 })
+  return { taskId: task.id, contextId: task.contextId }
+}
+
+/** Shows the question and reads the answer; undefined (after a hint) when none comes. */
+async function ask(talk: Conversation, task: RemoteTask): Promise<string | undefined> {
+  // The human output has shown the question already, as the task's status.
+  if (talk.json) talk.err.write(`the agent asks: ${questionOf(task.status)}\n`)
+  const answer = await talk.answers.next()
+  if (answer === undefined) {
+    talk.err.write(
+      `a2a: task ${task.id} waits for input. Answer it with:\n` +
+        `  a2a send ${talk.url} --task ${task.id} "<answer>"\n`,
+    )
+  }
+  return answer
+}
+
+function finish(talk: Conversation, task: RemoteTask): number {
+  if (talk.json) talk.out.write(`${jsonOf(talk, task)}\n`)
+  return exitCodeOfState(task.status.state)
+}
+
+function reply(talk: Conversation, printer: Printer, message: SendResult): number {
+  if (talk.json) talk.out.write(`${jsonOf(talk, message)}\n`)
+  else if (message.kind === 'message') printer.reply(message)
+  return EXIT.ok
+}
+
+function humanPrinter(talk: Conversation): Printer {
+  return new Printer((lines) => talk.out.write(`${lines.join('\n')}\n`))
+}
+
+const jsonOf = (talk: Conversation, value: unknown): string =>
+  talk.mode === 'stream' ? JSON.stringify(value) : JSON.stringify(value, null, 2)

@@ -1,0 +1,77 @@
+/**
+ * `a2a send` and `a2a stream` take the same inputs; this is their shared command: the message
+ * options, the answers to questions (stdin unless --no-input), and the conversation.
+ */
+import type { Io } from './command.js'
+import { runCommand } from './command.js'
+import { noAnswers, stdinAnswers } from './answers.js'
+import { sendAndFollow, streamAndFollow } from './conversation.js'
+import { EXIT_HELP } from './exit-codes.js'
+import { messageOf } from './message.js'
+import { COMMON_HELP, connect } from './options.js'
+import type { CommandOptions } from './options.js'
+
+const TALK_OPTIONS = {
+  skill: { type: 'string' },
+  data: { type: 'string' },
+  file: { type: 'string', multiple: true },
+  mime: { type: 'string' },
+  task: { type: 'string' },
+  'no-input': { type: 'boolean', default: false },
+} as const satisfies CommandOptions
+
+const TALK_HELP = `Message options:
+  [text]             the message text (several words are joined with spaces)
+  --skill <id>       the skill to run (the agent's card must declare it)
+  --data <json>      a data part: a JSON object
+  --file <path>      a file part (base64); repeat for more files
+  --mime <type>      the files' MIME type (default: from the extension)
+  --task <taskId>    answer a task that waits for input instead of starting a new one
+  --no-input         do not prompt when the task asks for input: print the question, exit 3
+
+When the task asks for input, the question is printed and the answer is read from stdin, one
+line per question (typed, or piped: echo red | a2a send …); the task then goes on.
+`
+
+export function talk(mode: 'send' | 'stream', usage: string, argv: string[], io: Io) {
+  return runCommand(
+    {
+      name: mode,
+      help: `${usage}\n${TALK_HELP}\n${COMMON_HELP}\n${EXIT_HELP}`,
+      options: TALK_OPTIONS,
+      positionals: 'any',
+      async run({ values }, connection, text) {
+        const { skill, data, mime, task } = values as Record<string, string | undefined>
+        const file = values.file as string[] | undefined
+        const input = await messageOf({
+          text,
+          data,
+          file,
+          mime,
+          skill: task === undefined ? skill : undefined,
+        })
+        const client = await connect(connection)
+        if (skill !== undefined) client.skill(skill)
+        const answers = values['no-input'] ? noAnswers : stdinAnswers(io.stdin, io.err)
+        const conversation = {
+          client,
+          url: connection.url,
+          input,
+          taskId: task,
+          answers,
+          json: connection.json,
+          mode,
+          out: io.out,
+          err: io.err,
+        }
+        try {
+          return await (mode === 'send' ? sendAndFollow : streamAndFollow)(conversation)
+        } finally {
+          answers.close()
+        }
+      },
+    },
+    argv,
+    io,
+  )
+}

@@ -1,0 +1,17 @@
+/** `a2a send <url> [options] [text]`: sends a message and shows the task once it is done. */
+import { processIo } from '../agent/command.js'
+import type { Io } from '../agent/command.js'
+import { talk } from '../agent/talk-command.js'
+
+export const summary = 'send a message and wait for the task to finish'
+
+const USAGE = `Usage: a2a send <url> [--skill <id>] [--data <json>] [--file <path>] [options] [text]
+
+Sends a message to the agent and waits for its task to finish, then shows the task: its
+artifacts (text as text, data as JSON, files by name, type and size) and its final state with
+the agent's status message. --json prints the task.
+`
+
+export function run(argv: string[], io: Io = processIo()): Promise<number> {
+  return talk('send', USAGE, argv, io)
+}

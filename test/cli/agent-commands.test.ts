@@ -1,0 +1,357 @@
+/**
+ * The `a2a` commands that call an agent (card, send, stream, get, cancel), run as the built
+ * binary against this server listening on a real port: what the user sees on stdout and
+ * stderr, and the exit codes docs/client.md documents.
+ */
+import { writeFileSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { FastifyInstance } from 'fastify'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { A2AClient } from '../../src/index.js'
+import { echoSkill } from '../../src/skills/echo/index.js'
+import { defineSkill } from '../../src/skills/skill.js'
+import { testApp } from '../helpers/app.js'
+import { token } from '../helpers/auth.js'
+import { askSkill, chunkSkill, slowSkill, throwingSkill } from '../helpers/skills.js'
+import { freePort } from '../client/agents.js'
+import { ensureBuilt, killRunning, runCli, startCli, withoutIds } from './run-cli.js'
+
+/** Answers with an artifact holding the files it was sent, as it received them. */
+const filesSkill = defineSkill({
+  id: 'files',
+  name: 'Files',
+  description: 'returns the files it is sent',
+  tags: ['test'],
+  async execute(ctx) {
+    await ctx.emitArtifact({
+      name: 'received',
+      parts: ctx.input.files.map((file) => ({ kind: 'file' as const, file })),
+    })
+    return ctx.complete(`${ctx.input.files.length} file(s)`)
+  },
+})
+
+let app: FastifyInstance
+let url: string
+let dir: string
+const env = { A2A_TOKEN: token() }
+
+beforeAll(async () => {
+  ensureBuilt()
+  dir = mkdtempSync(join(tmpdir(), 'a2a-cli-'))
+  const port = await freePort()
+  url = `http://127.0.0.1:${port}`
+  app = await testApp(
+    {
+      PUBLIC_URL: url,
+      DEFAULT_SKILL: 'echo',
+      MAX_FILE_BYTES: '2048',
+      AGENT_NAME: 'CLI Test Agent',
+    },
+    { skills: [echoSkill, askSkill, chunkSkill, slowSkill(), throwingSkill, filesSkill] },
+  )
+  await app.listen({ host: '127.0.0.1', port })
+}, 200_000)
+afterAll(async () => {
+  killRunning()
+  await app.close()
+  rmSync(dir, { recursive: true, force: true })
+})
+
+describe.concurrent('a2a card', () => {
+  it('shows the name, description, version, dialect and skills with their tags', async () => {
+    const run = await runCli(['card', url], { env })
+    expect(run.code).toBe(0)
+    expect(run.stdout).toBe(
+      [
+        'CLI Test Agent 1.0.0',
+        'Reviews pull requests for bugs, style violations, and security issues',
+        '',
+        `Dialect:   jsonrpc-1.0 at ${url}/a2a/jsonrpc`,
+        'Streaming: yes',
+        `Card:      ${url}/.well-known/agent-card.json`,
+        '',
+        'Skills (6):',
+        '  echo    Echo - Replies with the text and data it was sent [utility, testing]',
+        '  ask     Ask - a test skill [test]',
+        '  chunks  Chunks - a test skill [test]',
+        '  slow    Slow - a test skill [test]',
+        '  throws  Throws - a test skill [test]',
+        '  files   Files - returns the files it is sent [test]',
+        '',
+      ].join('\n'),
+    )
+  })
+
+  it('--json prints the card as the agent sent it; --dialect seed reads the seed card', async () => {
+    const json = await runCli(['card', url, '--json'], { env })
+    expect(json.code).toBe(0)
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      name: 'CLI Test Agent',
+      supportedInterfaces: expect.arrayContaining([
+        { url: `${url}/a2a/jsonrpc`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
+      ]),
+    })
+    const seed = await runCli(['card', url, '--dialect', 'seed'], { env })
+    expect(seed.stdout).toContain(`Dialect:   seed at ${url}\n`)
+    const v03 = await runCli(['card', url, '--dialect', 'jsonrpc-0.3'], { env })
+    expect(v03.stdout).toContain(`Dialect:   jsonrpc-0.3 at ${url}/a2a/jsonrpc\n`)
+  })
+})
+
+describe.concurrent('a2a send', () => {
+  it('prints the artifacts (text as text, data as JSON) and the final state', async () => {
+    const run = await runCli(['send', url, '--skill', 'echo', '--data', '{"n":1}', 'hello'], {
+      env,
+    })
+    expect(run.code).toBe(0)
+    expect(withoutIds(run.stdout)).toBe(
+      'task <id>\nartifact echo:\n  hello\n  {\n    "n": 1\n  }\n[completed] hello\n',
+    )
+    expect(run.stderr).toBe('')
+  })
+
+  it('--json prints the task', async () => {
+    const run = await runCli(['send', url, '--json', 'hi'], { env })
+    expect(run.code).toBe(0)
+    const task = JSON.parse(run.stdout)
+    expect(task).toMatchObject({ kind: 'task', status: { state: 'completed' } })
+    expect(task.artifacts[0].parts).toEqual([{ kind: 'text', text: 'hi' }])
+  })
+
+  it('--file sends the bytes with the type from the extension; files print by name, type, size', async () => {
+    const note = join(dir, 'note.md')
+    writeFileSync(note, '# hello\n')
+    const blob = join(dir, 'blob')
+    writeFileSync(blob, Buffer.from([0, 1, 2, 255]))
+    const run = await runCli(
+      ['send', url, '--skill', 'files', '--file', note, '--file', blob, 'two files'],
+      { env },
+    )
+    expect(run.code).toBe(0)
+    expect(withoutIds(run.stdout)).toBe(
+      [
+        'task <id>',
+        'artifact received:',
+        '  file note.md (text/markdown, 8 bytes)',
+        '  file blob (application/octet-stream, 4 bytes)',
+        '[completed] 2 file(s)',
+        '',
+      ].join('\n'),
+    )
+    const json = await runCli(
+      ['send', url, '--skill', 'files', '--file', blob, '--mime', 'image/x-test', '--json'],
+      { env },
+    )
+    expect(JSON.parse(json.stdout).artifacts[0].parts[0].file).toEqual({
+      name: 'blob',
+      mimeType: 'image/x-test',
+      bytes: Buffer.from([0, 1, 2, 255]).toString('base64'),
+    })
+  })
+
+  it("a file over the agent's limit is the agent's error, with its code: exit 2", async () => {
+    const big = join(dir, 'big.txt')
+    writeFileSync(big, 'x'.repeat(4096))
+    const run = await runCli(['send', url, '--skill', 'files', '--file', big], { env })
+    expect(run.code).toBe(2)
+    expect(run.stdout).toBe('')
+    expect(run.stderr).toMatch(
+      /^a2a send: the agent answered -32602 INVALID_PARAMS \(HTTP 200\): .*limit of 2048/,
+    )
+  })
+
+  it('a task that fails exits 1 and shows the failed state', async () => {
+    const run = await runCli(['send', url, '--skill', 'throws', 'boom'], { env })
+    expect(run.code).toBe(1)
+    expect(withoutIds(run.stdout)).toMatch(/^task <id>\n\[failed\]/)
+    expect(run.stdout).not.toContain('/etc/passwd')
+  })
+})
+
+describe.concurrent('a2a stream', () => {
+  it('shows each state and each artifact chunk as it arrives, in order', async () => {
+    const run = await runCli(['stream', url, '--skill', 'chunks', 'go'], { env })
+    expect(run.code).toBe(0)
+    expect(withoutIds(run.stdout)).toBe(
+      [
+        'task <id>',
+        '[submitted]',
+        '[working]',
+        'artifact story:',
+        '  one ',
+        'artifact story (more):',
+        '  two ',
+        'artifact story (more):',
+        '  three',
+        '[completed]',
+        '',
+      ].join('\n'),
+    )
+  })
+
+  it('--json prints one event per line, from the task to the final status', async () => {
+    const run = await runCli(['stream', url, '--skill', 'chunks', '--json', 'go'], { env })
+    const events = run.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line))
+    expect(events.map((event) => event.kind)).toEqual([
+      'task',
+      'status-update',
+      'artifact-update',
+      'artifact-update',
+      'artifact-update',
+      'status-update',
+    ])
+    expect(events.at(-1)).toMatchObject({ final: true, status: { state: 'completed' } })
+  })
+
+  it('a stream canceled from another terminal exits 1 at [canceled]', async () => {
+    const stream = startCli(['stream', url, '--skill', 'slow', 'wait'], { env })
+    for (let i = 0; i < 300 && !stream.stdout().includes('[working] started'); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50))
+    }
+    const taskId = /^task (\S+)/.exec(stream.stdout())![1]!
+    const cancel = await runCli(['cancel', url, taskId], { env })
+    expect(cancel.code).toBe(0)
+    expect(cancel.stdout).toBe(`task ${taskId}\n[canceled]\n`)
+    const run = await stream.done
+    expect(run.code).toBe(1)
+    expect(run.stdout.trim().split('\n').at(-1)).toBe('[canceled]')
+  })
+})
+
+describe.concurrent('input-required: the answer comes from stdin', () => {
+  it('send asks, reads the answer piped to stdin, and follows the task to the end', async () => {
+    const run = await runCli(['send', url, '--skill', 'ask', 'paint it'], { env, stdin: 'red\n' })
+    expect(run.code).toBe(0)
+    expect(withoutIds(run.stdout)).toBe(
+      'task <id>\n[input-required] Which colour?\nartifact answer:\n  colour: red\n[completed]\n',
+    )
+    expect(run.stderr).toBe('answer> red\n')
+  })
+
+  it.each([['jsonrpc'], ['seed']])(
+    'stream (%s) asks, continues with the answer, and keeps following',
+    async (dialect) => {
+      const run = await runCli(['stream', url, '--dialect', dialect, '--skill', 'ask', 'paint'], {
+        env,
+        stdin: '\nblue\n',
+      })
+      expect(run.code).toBe(0)
+      const lines = withoutIds(run.stdout).split('\n')
+      expect(lines.slice(0, 4)).toEqual([
+        'task <id>',
+        '[submitted]',
+        '[working]',
+        '[input-required] Which colour?',
+      ])
+      expect(lines.slice(-4)).toEqual(['artifact answer:', '  colour: blue', '[completed]', ''])
+    },
+  )
+
+  it('--no-input prints the question and exits 3 with how to answer; --task answers later', async () => {
+    const asked = await runCli(['send', url, '--skill', 'ask', '--no-input', 'paint'], { env })
+    expect(asked.code).toBe(3)
+    expect(withoutIds(asked.stdout)).toBe('task <id>\n[input-required] Which colour?\n')
+    const taskId = /^task (\S+)/.exec(asked.stdout)![1]!
+    expect(asked.stderr).toBe(
+      `a2a: task ${taskId} waits for input. Answer it with:\n  a2a send ${url} --task ${taskId} "<answer>"\n`,
+    )
+    const answered = await runCli(['send', url, '--task', taskId, 'green'], { env })
+    expect(answered.code).toBe(0)
+    expect(answered.stdout).toBe(`task ${taskId}\nartifact answer:\n  colour: green\n[completed]\n`)
+  })
+
+  it('stdin that ends without an answer exits 3 too', async () => {
+    const run = await runCli(['send', url, '--skill', 'ask', 'paint'], { env, stdin: '' })
+    expect(run.code).toBe(3)
+    expect(run.stderr).toContain('waits for input')
+  })
+})
+
+describe.concurrent('a2a get and a2a cancel', () => {
+  it("get shows the task as it is; an unknown task is the agent's TASK_NOT_FOUND, exit 2", async () => {
+    const sent = JSON.parse((await runCli(['send', url, '--json', 'keep me'], { env })).stdout)
+    const got = await runCli(['get', url, sent.id], { env })
+    expect(got.code).toBe(0)
+    expect(got.stdout).toBe(`task ${sent.id}\nartifact echo:\n  keep me\n[completed] keep me\n`)
+    const json = await runCli(['get', url, sent.id, '--json'], { env })
+    expect(JSON.parse(json.stdout)).toMatchObject({ id: sent.id, status: { state: 'completed' } })
+
+    const missing = '6f1f7d34-5c4e-4b8f-9d57-1c1a2f0e9b11'
+    const unknown = await runCli(['get', url, missing, '--dialect', 'seed'], { env })
+    expect(unknown.code).toBe(2)
+    expect(unknown.stderr).toBe(
+      `a2a get: the agent answered TASK_NOT_FOUND (HTTP 404): Task ${missing} not found\n`,
+    )
+  })
+
+  it('cancel cancels a running task; a finished one is TASK_NOT_CANCELABLE, exit 2', async () => {
+    const client = await A2AClient.connect(url, { token: env.A2A_TOKEN })
+    const task = await client.send({ skill: 'slow', text: 'wait' }, { blocking: false })
+    const canceled = await runCli(['cancel', url, task.kind === 'task' ? task.id : ''], { env })
+    expect(canceled.code).toBe(0)
+    expect(withoutIds(canceled.stdout)).toBe('task <id>\n[canceled]\n')
+    const again = await runCli(['cancel', url, task.kind === 'task' ? task.id : ''], { env })
+    expect(again.code).toBe(2)
+    expect(again.stderr).toMatch(/^a2a cancel: the agent answered -32002 TASK_NOT_CANCELABLE/)
+  })
+})
+
+describe.concurrent('failures: one line on stderr, a documented exit code, no stack trace', () => {
+  it("a bad token exits 77 with the agent's code and message", async () => {
+    const run = await runCli(['send', url, 'hi', '--token', 'not-a-token'], { env: {} })
+    expect(run.code).toBe(77)
+    expect(run.stderr).toBe(
+      'a2a send: the agent answered -32030 UNAUTHENTICATED (HTTP 401): The token is invalid\n',
+    )
+  })
+
+  it('no token at all exits 77 and says where a token comes from', async () => {
+    const run = await runCli(['get', url, '6f1f7d34-5c4e-4b8f-9d57-1c1a2f0e9b11'], { env: {} })
+    expect(run.code).toBe(77)
+    expect(run.stderr).toContain('UNAUTHENTICATED (HTTP 401)')
+    expect(run.stderr).toContain('set A2A_TOKEN')
+  })
+
+  it('an agent nobody listens for exits 69', async () => {
+    const closed = `http://127.0.0.1:${await freePort()}`
+    const run = await runCli(['send', closed, 'hi'], { env })
+    expect(run.code).toBe(69)
+    expect(run.stderr).toMatch(/^a2a send: cannot reach the agent: GET .*agent-card\.json failed/)
+    expect(run.stderr).not.toMatch(/\n\s+at /)
+  })
+
+  it.each([
+    [['send'], 'the agent URL is missing'],
+    [['send', 'URL', '--bogus'], "Unknown option '--bogus'"],
+    [['send', 'URL', '--data', '[1]'], '--data must be a JSON object'],
+    [['send', 'URL', '--skill', 'translate', 'hi'], 'it offers: echo, ask, chunks'],
+    [['get', 'URL'], 'an argument is missing'],
+    [['card', 'localhost:3000'], 'is not an http or https URL'],
+  ])('usage error %j exits 64', async (args, message) => {
+    const run = await runCli(
+      args.map((arg) => (arg === 'URL' ? url : arg)),
+      { env },
+    )
+    expect(run.code).toBe(64)
+    expect(run.stderr).toContain(message)
+    expect(run.stdout).toBe('')
+  })
+
+  it('--timeout bounds the wait for an answer: exit 75', async () => {
+    const run = await runCli(['send', url, '--skill', 'slow', '--timeout', '300', 'wait'], { env })
+    expect(run.code).toBe(75)
+    // The send times out (or, on a loaded machine, already the card).
+    expect(run.stderr).toMatch(/^a2a send: (POST|GET) \S+ timed out after 300 ms\n$/)
+  })
+
+  it('a --file that cannot be read exits 66', async () => {
+    const run = await runCli(['send', url, '--file', join(dir, 'missing.txt')], { env })
+    expect(run.code).toBe(66)
+    expect(run.stderr).toContain('ENOENT')
+  })
+})
