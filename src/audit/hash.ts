@@ -4,24 +4,8 @@
  * Redis script cannot compute sha256 (Lua there has only sha1), so Node computes every hash.
  */
 import { hash as digest } from 'node:crypto'
+import { canonicalJson } from '../domain/canonical-json.js'
 import type { AuditEntry, AuditRecord, ChainHead } from './record.js'
-
-/** JSON with object keys sorted, so equal records always serialize, and hash, alike. */
-export function canonicalJson(value: unknown): string {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null'
-  if (Array.isArray(value)) {
-    let out = '['
-    for (let i = 0; i < value.length; i++) out += (i === 0 ? '' : ',') + canonicalJson(value[i])
-    return `${out}]`
-  }
-  const object = value as Record<string, unknown>
-  let out = '{'
-  for (const key of Object.keys(object).sort()) {
-    if (object[key] === undefined) continue
-    out += `${out.length === 1 ? '' : ','}${JSON.stringify(key)}:${canonicalJson(object[key])}`
-  }
-  return `${out}}`
-}
 
 /** The hash a record should carry: over everything but its own `hash`. */
 export function recordHash(record: Omit<AuditRecord, 'hash'> & { hash?: string }): string {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { canonicalJson, fingerprint } from '../../src/engine/fingerprint.js'
+import { canonicalJson } from '../../src/domain/canonical-json.js'
+import { fingerprint } from '../../src/engine/fingerprint.js'
 
 describe('request fingerprints', () => {
   it('serialize equal values alike, whatever their key order', () => {

@@ -1,9 +1,9 @@
 /** `a2a cancel <url> <taskId>`: cancels a task that has not finished. */
-import { runCommand, processIo } from '../agent/command.js'
+import { processIo } from '../agent/command.js'
 import type { Io } from '../agent/command.js'
-import { EXIT, EXIT_HELP } from '../agent/exit-codes.js'
-import { COMMON_HELP, connect } from '../agent/options.js'
-import { taskLines } from '../agent/render.js'
+import { EXIT_HELP } from '../agent/exit-codes.js'
+import { COMMON_HELP } from '../agent/options.js'
+import { runTaskCommand } from '../agent/task-command.js'
 
 export const summary = 'cancel a task'
 
@@ -16,24 +16,5 @@ ${COMMON_HELP}
 ${EXIT_HELP}`
 
 export function run(argv: string[], io: Io = processIo()): Promise<number> {
-  return runCommand(
-    {
-      name: 'cancel',
-      help: HELP,
-      options: {},
-      positionals: 1,
-      async run(_parsed, connection, [taskId]) {
-        const client = await connect(connection)
-        const task = await client.cancel(taskId!)
-        io.out.write(
-          connection.json
-            ? `${JSON.stringify(task, null, 2)}\n`
-            : `${taskLines(task).join('\n')}\n`,
-        )
-        return EXIT.ok
-      },
-    },
-    argv,
-    io,
-  )
+  return runTaskCommand('cancel', HELP, (client, taskId) => client.cancel(taskId), argv, io)
 }

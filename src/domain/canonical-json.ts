@@ -1,0 +1,19 @@
+/**
+ * JSON with object keys sorted at every level (undefined members left out, no whitespace), so
+ * equal values always serialize, and hash, alike: request fingerprints and the audit chain.
+ */
+export function canonicalJson(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null'
+  if (Array.isArray(value)) {
+    let out = '['
+    for (let i = 0; i < value.length; i++) out += (i === 0 ? '' : ',') + canonicalJson(value[i])
+    return `${out}]`
+  }
+  const record = value as Record<string, unknown>
+  let out = '{'
+  for (const key of Object.keys(record).sort()) {
+    if (record[key] === undefined) continue
+    out += `${out.length === 1 ? '' : ','}${JSON.stringify(key)}:${canonicalJson(record[key])}`
+  }
+  return `${out}}`
+}
