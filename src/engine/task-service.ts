@@ -189,7 +189,7 @@ export class TaskService {
     this.checkSkillScopes(task.skillId, input.scopes)
     const accepted = this.options.skills.get(task.skillId)?.inputModes
     if (accepted) checkMediaTypes(input.message.parts, accepted)
-    return this.continue(taskId, input.message, input.owner)
+    return this.continue(taskId, input.message)
   }
 
   /**
@@ -205,16 +205,18 @@ export class TaskService {
   }
 
   /** Answers an input-required task: appends the message and starts the next turn. */
-  async continue(taskId: string, message: Message, owner?: string): Promise<Task> {
+  async continue(taskId: string, message: Message): Promise<Task> {
     const { store, skills, activeTaskCap: cap } = this.options
     checkMessageLimits(message, this.options.limits)
     // The skill's inputSchema and the cap need the task; it is read only when one applies.
     const hasData = message.parts.some((part) => part.kind === 'data')
+    let owner: string | undefined
     if (cap || hasData) {
       const current = await this.get(taskId)
+      owner = current.owner
       if (hasData) skills.checkInput(current.skillId, message)
       const skill = skills.get(current.skillId)
-      if (cap && skill) await cap.admit(current.owner, taskId, skill)
+      if (cap && skill) await cap.admit(owner, taskId, skill)
     }
     let task: Task
     try {
@@ -227,7 +229,9 @@ export class TaskService {
         })
       ).task
     } catch (error) {
-      await cap?.release(owner, taskId)
+      // Unless the task is running after all (another message won the race): its slot stays.
+      const running = error instanceof TransitionRejectedError && !isFinal(error.state)
+      if (!running) await cap?.release(owner, taskId)
       if (error instanceof TransitionRejectedError) {
         throw new InvalidTaskStateError(taskId, error.state, CONTINUABLE)
       }

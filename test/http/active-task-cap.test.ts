@@ -66,6 +66,19 @@ describe('the cap on a caller’s running tasks', () => {
     }
   })
 
+  it('keeps a running task’s slot when a message for it is refused', async () => {
+    app = await capped(1)
+    const running = sendBody('1')
+    expect((await send(running)).statusCode).toBe(200)
+    const refused = await app.inject({
+      method: 'POST',
+      url: `/tasks/${running.id}/send`,
+      payload: { message: { role: 'user', parts: [{ type: 'text', text: 'more' }] } },
+    })
+    expect(refused.statusCode).toBe(409)
+    expect((await send(sendBody('2'))).statusCode).toBe(429)
+  })
+
   it('answers A2A 1.0 JSON-RPC with its error object', async () => {
     app = await capped(1)
     expect((await send(sendBody('1'))).statusCode).toBe(200)
