@@ -4,8 +4,10 @@
  */
 import { execFile, execFileSync, spawn } from 'node:child_process'
 import type { ChildProcess } from 'node:child_process'
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs'
 import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
@@ -48,13 +50,20 @@ const freePort = () =>
 describe('README curl examples', () => {
   let server: ChildProcess
   let port: number
+  // Not the repo's own .a2a/dev-secret: a user's `npm start` may be using that one.
+  const secretFile = join(mkdtempSync(join(tmpdir(), 'a2a-readme-')), 'dev-secret')
 
   beforeAll(async () => {
     if (!existsSync(`${root}dist/server.js`)) execFileSync('npm', ['run', 'build'], { cwd: root })
     port = await freePort()
     server = spawn('node', ['dist/server.js'], {
       cwd: root,
-      env: { ...process.env, PORT: String(port), LOG_LEVEL: 'warn' },
+      env: {
+        ...process.env,
+        PORT: String(port),
+        LOG_LEVEL: 'warn',
+        AUTH_DEV_SECRET_FILE: secretFile,
+      },
       stdio: 'ignore',
     })
     for (let attempt = 0; attempt < 100; attempt++) {
@@ -77,11 +86,12 @@ describe('README curl examples', () => {
     expect(blocks.length).toBeGreaterThanOrEqual(8)
     const marker = '@@@ block done @@@'
     const script = blocks.map((block) => `${block}\necho; echo '${marker}'`).join('\n')
-    const { stdout } = await run('bash', [
-      '-e',
-      '-c',
-      script.replaceAll('localhost:3000', `localhost:${port}`),
-    ])
+    const { stdout } = await run(
+      'bash',
+      ['-e', '-c', script.replaceAll('localhost:3000', `localhost:${port}`)],
+      // `npx a2a token` mints for this dev-mode server from its secret file.
+      { env: { ...process.env, AUTH_DEV_SECRET_FILE: secretFile } },
+    )
     const [card, review, readBack, stream, multiTurn, cancel, error, a2a] = stdout
       .split(marker)
       .map((s) => s.trim())
