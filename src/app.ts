@@ -22,6 +22,11 @@ import health from './http/routes/health.js'
 import { seedErrorHandler, seedNotFoundHandler } from './http/routes/seed/error-handler.js'
 import seedDialect from './http/routes/seed/index.js'
 import a2aDialects from './http/routes/a2a.js'
+import registryRoutes from './http/routes/registry.js'
+import { Orchestrator } from './orchestrator/orchestrator.js'
+import { orchestrateSkill } from './orchestrator/skill.js'
+import { registryFromConfig } from './registry/from-config.js'
+import type { AgentRegistry } from './registry/registry.js'
 import { zodValidatorCompiler } from './http/zod-type-provider.js'
 import { loadSkills } from './skills/load.js'
 import { SkillRegistry } from './skills/registry.js'
@@ -36,6 +41,8 @@ export interface AppOverrides {
   logger?: Logger
   store?: StoreBackend
   dispatcher?: (runner: Runner) => Dispatcher
+  /** The agent registry (default: from the config, in Redis when REDIS_URL is set). */
+  registry?: AgentRegistry
 }
 
 export async function buildApp(
@@ -54,8 +61,14 @@ export async function buildApp(
   // Every dialect speaks JSON; a text/plain body is refused (415) rather than parsed as a string.
   app.removeContentTypeParser('text/plain')
 
+  // A registry handed in is the caller's to start and close.
+  const registry = overrides.registry ?? registryFromConfig(config, app.log)
+  if (!overrides.registry) app.addHook('onClose', async () => registry.close())
+  const orchestrate = () =>
+    orchestrateSkill({ orchestrator: new Orchestrator({ registry }), agents: registry })
   const skills = new SkillRegistry(
-    overrides.skills ?? (await loadSkills(config.BUNDLED_SKILLS, config.SKILL_MODULES)),
+    overrides.skills ??
+      (await loadSkills(config.BUNDLED_SKILLS, config.SKILL_MODULES, { orchestrate })),
     config.DEFAULT_SKILL,
   )
   const backend = overrides.store ? undefined : chooseBackend(config, app.log as Logger)
@@ -114,7 +127,9 @@ export async function buildApp(
       sendWaitMs: config.SEND_WAIT_MS,
       cardDefaultVersion: config.AGENT_CARD_DEFAULT_VERSION,
     })
+    await app.register(registryRoutes, { registry, bodyLimit: config.BODY_LIMIT })
   }
+  if (!overrides.registry) registry.start()
 
   // Outside any dialect (unknown routes, probes) errors take the brief's shape.
   app.setNotFoundHandler(seedNotFoundHandler)

@@ -39,7 +39,10 @@ export const ConfigSchema = z
     AGENT_PROVIDER_URL: z.url().optional(),
     /** Module paths (or package names) whose default export is a Skill, a Skill[], or a factory of either. */
     SKILL_MODULES: list.default([]),
-    /** Bundled skills to serve; `review-pr` and `echo` make the Code Review Agent. */
+    /**
+     * Bundled skills to serve; `review-pr` and `echo` make the Code Review Agent; `orchestrate`
+     * (opt-in) delegates to agents of the registry.
+     */
     BUNDLED_SKILLS: list.default(['review-pr', 'echo']),
     /** The skill that runs when a request names none. Defaults to the first skill. */
     DEFAULT_SKILL: z.string().min(1).optional(),
@@ -96,6 +99,15 @@ export const ConfigSchema = z
     QUEUE_VISIBILITY_TIMEOUT_MS: int(500).default(30_000),
     /** How often expired tasks are swept from the Redis list indexes. */
     TASK_SWEEP_INTERVAL_MS: int(100).default(60_000),
+
+    /** Agent registry: how often a registered agent's card is read to check its health. */
+    REGISTRY_CHECK_INTERVAL_MS: int(100).default(30_000),
+    /** Failed checks in a row after which an agent is unhealthy (and skipped by delegation). */
+    REGISTRY_UNHEALTHY_AFTER: int(1, 100).default(3),
+    /** The longest delay between two checks of an unhealthy agent (the backoff's cap). */
+    REGISTRY_MAX_BACKOFF_MS: int(100).default(300_000),
+    /** How long one health check (a card read) may take before it counts as a failure. */
+    REGISTRY_CHECK_TIMEOUT_MS: int(100).default(5_000),
   })
   .superRefine((env, context) => {
     if (env.ROLE !== 'all' && env.REDIS_URL === undefined) {

@@ -18,3 +18,5 @@ export type {
 export type { EventLog } from './store/event-log.js'
 export type { TaskPage, TaskQuery, TaskStore } from './store/task-store.js'
 export * from './client/index.js'
+export * from './registry/index.js'
+export * from './orchestrator/index.js'

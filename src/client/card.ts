@@ -85,7 +85,13 @@ const issuesOf = (error: z.ZodError) =>
 
 function parse<T extends z.ZodType>(schema: T, raw: unknown, source: string): z.infer<T> {
   const result = schema.safeParse(raw)
-  if (!result.success) throw new AgentCardError(source, issuesOf(result.error))
+  if (!result.success) {
+    const field = result.error.issues[0]?.path.join('.') || undefined
+    throw new AgentCardError(source, issuesOf(result.error), {
+      problem: 'invalid-card',
+      ...(field !== undefined && { field }),
+    })
+  }
   return result.data
 }
 
@@ -119,6 +125,7 @@ export function readCard(raw: unknown, source: string, choice: CardChoice = {}):
       throw new AgentCardError(
         source,
         `it offers no interface this client speaks (JSONRPC 1.0 or 0.3), only: ${list}`,
+        { problem: 'unsupported' },
       )
     }
     return {
@@ -138,6 +145,7 @@ export function readCard(raw: unknown, source: string, choice: CardChoice = {}):
       throw new AgentCardError(
         source,
         `it offers ${transport} at protocol version ${card.protocolVersion}; this client speaks JSONRPC 0.3 or 1.0`,
+        { problem: 'unsupported' },
       )
     }
     return { ...common(card), dialect: 'jsonrpc-0.3', endpoint: url }
@@ -193,17 +201,23 @@ export async function resolveCard(
     }
     if (reply.status < 200 || reply.status >= 300) {
       const error = agentErrorOf(reply.status, reply.body)
-      throw new AgentCardError(source, `HTTP ${reply.status}: ${error.message}`, { cause: error })
+      throw new AgentCardError(source, `HTTP ${reply.status}: ${error.message}`, {
+        cause: error,
+        problem: 'http-error',
+      })
     }
     let raw: unknown
     try {
       raw = JSON.parse(reply.body)
     } catch {
-      throw new AgentCardError(source, 'the body is not JSON')
+      throw new AgentCardError(source, 'the body is not JSON', { problem: 'not-json' })
     }
     return readCard(raw, source, options)
   }
   const reason =
     lastError instanceof AgentError ? `HTTP ${lastError.status}: ${lastError.message}` : 'not found'
-  throw new AgentCardError(candidates.join(' or '), reason, { cause: lastError })
+  throw new AgentCardError(candidates.join(' or '), reason, {
+    cause: lastError,
+    problem: 'not-found',
+  })
 }

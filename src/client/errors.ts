@@ -10,14 +10,24 @@ export class A2AClientError extends Error {
   }
 }
 
+/** What kind of problem made a card unusable. */
+export type AgentCardProblem =
+  'http-error' | 'not-found' | 'not-json' | 'invalid-card' | 'unsupported'
+
 /** The Agent Card could not be fetched, or it is not a card this client can use. */
 export class AgentCardError extends A2AClientError {
+  readonly problem: AgentCardProblem
+  /** The first card field that is wrong (a dotted path), when the card has the wrong shape. */
+  readonly field: string | undefined
+
   constructor(
     readonly url: string,
     readonly reason: string,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; problem?: AgentCardProblem; field?: string },
   ) {
     super(`Agent Card at ${url} is not usable: ${reason}`, options)
+    this.problem = options?.problem ?? 'invalid-card'
+    this.field = options?.field
   }
 }
 

@@ -15,6 +15,7 @@ export {
   StreamInterruptedError,
   StreamingNotSupportedError,
 } from './errors.js'
+export type { AgentCardProblem } from './errors.js'
 export type { CallOptions, TokenProvider } from './http.js'
 export type {
   ArtifactUpdateEvent,

@@ -27,6 +27,8 @@ export type A2AErrorCode =
   | 'CONTENT_TYPE_NOT_SUPPORTED'
   | 'METHOD_NOT_FOUND'
   | 'INVALID_RPC_REQUEST'
+  | 'AGENT_NOT_FOUND'
+  | 'AGENT_CARD_REJECTED'
 
 export abstract class A2AError extends Error {
   abstract readonly code: A2AErrorCode
@@ -207,4 +209,28 @@ export class MethodNotFoundError extends A2AError {
 /** A JSON-RPC envelope that is not a valid request object (no `jsonrpc: "2.0"`, no method, …). */
 export class InvalidRpcRequestError extends A2AError {
   readonly code = 'INVALID_RPC_REQUEST'
+}
+
+/** No agent with this id is in the agent registry. */
+export class AgentNotFoundError extends A2AError {
+  readonly code = 'AGENT_NOT_FOUND'
+  constructor(agentId: string) {
+    super(`Agent ${agentId} is not registered`, { agentId })
+  }
+}
+
+/**
+ * The registry refused an agent because its card could not be used: `problem` says what kind of
+ * failure (unreachable, timeout, http-error, not-found, not-json, invalid-card, unsupported) and
+ * `field` names the card field that is wrong, when one is.
+ */
+export class AgentCardRejectedError extends A2AError {
+  readonly code = 'AGENT_CARD_REJECTED'
+  constructor(url: string, problem: string, reason: string, field?: string) {
+    super(`The Agent Card of ${url} was refused: ${reason}`, {
+      url,
+      problem,
+      ...(field !== undefined && { field }),
+    })
+  }
 }

@@ -17,15 +17,21 @@ export const BUNDLED_SKILLS: Readonly<Record<string, Skill>> = {
 /** What a skill module may default-export. */
 export type SkillModuleExport = Skill | Skill[] | (() => Skill | Skill[] | Promise<Skill | Skill[]>)
 
+/**
+ * `wired` adds bundled skills that the app builds from its own services (e.g. `orchestrate`,
+ * from the agent registry); each is built only when BUNDLED_SKILLS names it.
+ */
 export async function loadSkills(
   bundled: readonly string[],
   modules: readonly string[],
+  wired: Readonly<Record<string, () => Skill>> = {},
 ): Promise<Skill[]> {
   const skills = bundled.map((name) => {
-    const skill = BUNDLED_SKILLS[name]
+    const skill = BUNDLED_SKILLS[name] ?? wired[name]?.()
     if (!skill) {
+      const known = [...Object.keys(BUNDLED_SKILLS), ...Object.keys(wired)]
       throw new ConfigError([
-        `BUNDLED_SKILLS: unknown skill "${name}"; bundled: ${Object.keys(BUNDLED_SKILLS).join(', ')}`,
+        `BUNDLED_SKILLS: unknown skill "${name}"; bundled: ${known.join(', ')}`,
       ])
     }
     return skill

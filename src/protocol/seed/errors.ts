@@ -23,6 +23,8 @@ const HTTP_STATUS: Record<A2AErrorCode, number> = {
   CONTENT_TYPE_NOT_SUPPORTED: 415,
   METHOD_NOT_FOUND: 404,
   INVALID_RPC_REQUEST: 400,
+  AGENT_NOT_FOUND: 404,
+  AGENT_CARD_REJECTED: 422,
 }
 
 export function seedErrorReply(error: A2AError, requestId: string) {

@@ -29,6 +29,9 @@ const RPC_CODE: Record<A2AErrorCode, number> = {
   ROUTE_NOT_FOUND: -32601,
   SERVICE_UNAVAILABLE: -32603,
   INTERNAL_ERROR: -32603,
+  // The agent registry's errors (its HTTP API speaks the seed dialect; the table is total).
+  AGENT_NOT_FOUND: -32602,
+  AGENT_CARD_REJECTED: -32602,
 }
 
 const HTTP_STATUS: Partial<Record<A2AErrorCode, number>> = {

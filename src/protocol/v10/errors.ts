@@ -57,6 +57,9 @@ const TABLE: Record<A2AErrorCode, Mapping> = {
   ROUTE_NOT_FOUND: A2A(-32601, 'METHOD_NOT_FOUND', 404, 'NOT_FOUND'),
   SERVICE_UNAVAILABLE: A2A(-32603, 'SERVICE_UNAVAILABLE', 503, 'UNAVAILABLE'),
   INTERNAL_ERROR: A2A(-32603, 'INTERNAL', 500, 'INTERNAL'),
+  // The agent registry's errors (its HTTP API speaks the seed dialect; the table is total).
+  AGENT_NOT_FOUND: A2A(-32602, 'AGENT_NOT_FOUND', 404, 'NOT_FOUND'),
+  AGENT_CARD_REJECTED: A2A(-32602, 'AGENT_CARD_REJECTED', 422, 'FAILED_PRECONDITION'),
 }
 
 export const ERROR_INFO_TYPE = 'type.googleapis.com/google.rpc.ErrorInfo'

@@ -71,3 +71,15 @@ export function assertUsablePrefix(prefix: string): void {
     throw new Error(`Redis key prefix "${prefix}" must not contain { or } (they set hash tags)`)
   }
 }
+
+/**
+ * The agent registry (src/registry/redis-store.ts), under its own hash tag `{agents}`:
+ *   P registry:{agents}               hash: agent id → the registry entry, as JSON
+ *   P registry:{agents}:check:<id>    string, SET NX PX: held by the one process that is
+ *                                     checking that agent's health right now
+ * The registry is small (agents, not tasks), so one slot for all of it is no hot spot.
+ */
+export function registryKeys(prefix: string) {
+  const agents = `${prefix}registry:{agents}`
+  return { agents, checkLock: (agentId: string) => `${agents}:check:${agentId}` }
+}

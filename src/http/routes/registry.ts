@@ -1,0 +1,80 @@
+/**
+ * The agent registry over HTTP: /registry/agents. Errors take the brief's `{error: {...}}`
+ * shape. The mutating routes carry `config.scopes`: once authentication is wired, one
+ * preHandler that reads `request.routeOptions.config.scopes` guards them (admin only); reading
+ * the registry needs no more than any authenticated caller.
+ */
+import type { FastifyPluginAsync } from 'fastify'
+import { z } from 'zod'
+import type { AgentRegistry } from '../../registry/registry.js'
+import type { ZodTypeProvider } from '../zod-type-provider.js'
+import { seedErrorHandler } from './seed/error-handler.js'
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The scopes a caller needs for this route (checked by the auth plugin). */
+    scopes?: string[]
+  }
+}
+
+export interface RegistryRoutesOptions {
+  registry: AgentRegistry
+  bodyLimit: number
+}
+
+/** What changing the registry needs once authentication is on. */
+export const REGISTRY_ADMIN_SCOPE = 'a2a:admin'
+
+const AgentParams = z.object({ id: z.string().regex(/^[0-9a-f]{16}$/, 'must be an agent id') })
+const ListQuery = z.object({
+  skill: z.string().min(1).optional(),
+  tag: z.string().min(1).optional(),
+  healthy: z.enum(['true', 'false']).optional(),
+})
+const RegisterBody = z.object({
+  url: z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }),
+})
+
+const registryRoutes: FastifyPluginAsync<RegistryRoutesOptions> = async (fastify, options) => {
+  const app = fastify.withTypeProvider<ZodTypeProvider>()
+  const { registry } = options
+  app.setErrorHandler(seedErrorHandler(options.bodyLimit))
+
+  app.get('/registry/agents', { schema: { querystring: ListQuery } }, async (request) => {
+    const { skill, tag, healthy } = request.query
+    const agents = await registry.list({
+      ...(skill !== undefined && { skill }),
+      ...(tag !== undefined && { tag }),
+      ...(healthy !== undefined && { healthy: healthy === 'true' }),
+    })
+    return { agents }
+  })
+
+  app.get('/registry/agents/:id', { schema: { params: AgentParams } }, async (request) =>
+    registry.get(request.params.id),
+  )
+
+  // Registering a URL again refreshes its entry from the card: 200 instead of 201.
+  app.post(
+    '/registry/agents',
+    { schema: { body: RegisterBody }, config: { scopes: [REGISTRY_ADMIN_SCOPE] } },
+    async (request, reply) => {
+      const { entry, created } = await registry.register(request.body.url)
+      return reply
+        .code(created ? 201 : 200)
+        .header('location', `/registry/agents/${entry.id}`)
+        .send(entry)
+    },
+  )
+
+  app.delete(
+    '/registry/agents/:id',
+    { schema: { params: AgentParams }, config: { scopes: [REGISTRY_ADMIN_SCOPE] } },
+    async (request, reply) => {
+      await registry.remove(request.params.id)
+      return reply.code(204).send()
+    },
+  )
+}
+
+export default registryRoutes

@@ -1,0 +1,242 @@
+/**
+ * The Orchestrator delegates a skill to a registered agent: it takes the healthy agents that
+ * declare the skill, checks each one's live card, sends the task with A2AClient, follows it
+ * (streaming when the card offers it, else polling), answers its questions through
+ * `onInputRequired`, and returns the artifacts and the final task.
+ *
+ * Failover: the next agent is tried when one cannot be reached or cannot take the task: its card
+ * cannot be read or no longer declares the skill, the connection is refused or drops, a call
+ * times out, or it answers 5xx or 429. An agent that ran the task and ended it failed, rejected
+ * or canceled has given a clear answer: that is not retried elsewhere (the work may have had
+ * effects, and another agent would most likely answer the same), it is a DelegatedTaskFailedError.
+ */
+import { A2AClient } from '../client/client.js'
+import type { A2AClientOptions } from '../client/client.js'
+import {
+  A2ATimeoutError,
+  AgentCardError,
+  AgentError,
+  AgentUnreachableError,
+  SkillNotDeclaredError,
+  StreamInterruptedError,
+} from '../client/errors.js'
+import type { RemoteMessage, RemoteTask, SendInput } from '../client/model.js'
+import type { Artifact, Part, TaskState } from '../domain/model.js'
+import { isFinal } from '../domain/state-machine.js'
+import {
+  AllAgentsFailedError,
+  DelegatedTaskFailedError,
+  InputRequiredError,
+  NoAgentForSkillError,
+  textOf,
+} from './errors.js'
+import type { AgentFailure, AgentRef } from './errors.js'
+
+/** Where the orchestrator finds agents; AgentRegistry is one. */
+export interface AgentLookup {
+  /** The healthy agents that declare the skill, best first. */
+  findBySkill(skillId: string): Promise<AgentRef[]>
+}
+
+/** What is passed on to the agent. */
+export interface DelegationInput {
+  text?: string
+  data?: Record<string, unknown>
+  parts?: Part[]
+  metadata?: Record<string, unknown>
+}
+
+/** An agent's question, for `onInputRequired`. */
+export interface InputQuestion {
+  agent: AgentRef
+  task: RemoteTask
+  /** The question's text parts, joined. */
+  text: string
+  parts: Part[]
+}
+
+/** What the delegation reports while it runs. */
+export type DelegationProgress =
+  | { kind: 'agent'; agent: AgentRef }
+  | { kind: 'status'; agent: AgentRef; state: TaskState; text: string }
+  | { kind: 'artifact'; agent: AgentRef; artifact: Artifact }
+
+export interface DelegateOptions {
+  /** Answers an agent's question; without it a question ends the delegation (InputRequiredError). */
+  onInputRequired?: (question: InputQuestion) => Promise<string | DelegationInput>
+  onProgress?: (progress: DelegationProgress) => void | Promise<void>
+  signal?: AbortSignal
+  /** The longest to poll an agent that does not stream, in ms (default: as long as it takes). */
+  waitTimeoutMs?: number
+}
+
+export interface Delegation {
+  /** The agent that did the work. */
+  agent: AgentRef
+  /** The final task; undefined when the agent answered with a message alone. */
+  task: RemoteTask | undefined
+  artifacts: Artifact[]
+  /** The agent's direct reply, when it answered with a message instead of a task. */
+  message: RemoteMessage | undefined
+  /** The agents tried before it, and why each could not take the task. */
+  failures: AgentFailure[]
+}
+
+export interface OrchestratorOptions {
+  registry: AgentLookup
+  /** How to call the agents: token, timeout, headers, fetch. */
+  client?: A2AClientOptions
+}
+
+export class Orchestrator {
+  readonly #registry: AgentLookup
+  readonly #client: A2AClientOptions
+
+  constructor(options: OrchestratorOptions) {
+    this.#registry = options.registry
+    this.#client = options.client ?? {}
+  }
+
+  /** Delegates `skillId` with `input` to the first agent that can take it. */
+  async delegate(
+    skillId: string,
+    input: DelegationInput,
+    options: DelegateOptions = {},
+  ): Promise<Delegation> {
+    const agents = await this.#registry.findBySkill(skillId)
+    if (agents.length === 0) throw new NoAgentForSkillError(skillId)
+    const failures: AgentFailure[] = []
+    for (const agent of agents) {
+      try {
+        const client = await this.#connect(agent, options)
+        client.skill(skillId)
+        await options.onProgress?.({ kind: 'agent', agent })
+        const first = client.card.streaming
+          ? await this.#stream(client, agent, { ...input, skill: skillId }, options)
+          : await this.#send(client, { ...input, skill: skillId }, options)
+        return { ...(await this.#finish(client, agent, first, options)), failures }
+      } catch (error) {
+        if (options.signal?.aborted || !canFailOver(error)) throw error
+        failures.push({ agent, reason: (error as Error).message, error })
+      }
+    }
+    throw new AllAgentsFailedError(skillId, failures)
+  }
+
+  /**
+   * Answers the question of a task that `delegate` left waiting (an InputRequiredError) and
+   * follows it to its end; no failover here, the task lives on that agent.
+   */
+  async resume(
+    agent: AgentRef,
+    task: { id: string; contextId: string },
+    answer: string | DelegationInput,
+    options: DelegateOptions = {},
+  ): Promise<Delegation> {
+    const client = await this.#connect(agent, options)
+    const next = await this.#answer(client, task, answer, options)
+    return { ...(await this.#finish(client, agent, next, options)), failures: [] }
+  }
+
+  #connect(agent: AgentRef, options: DelegateOptions): Promise<A2AClient> {
+    return A2AClient.connect(agent.url, {
+      ...this.#client,
+      ...(options.signal && { signal: options.signal }),
+    })
+  }
+
+  /** Follows the task until it is done, answering its questions; throws unless it completed. */
+  async #finish(
+    client: A2AClient,
+    agent: AgentRef,
+    result: RemoteTask | RemoteMessage,
+    options: DelegateOptions,
+  ): Promise<Omit<Delegation, 'failures'>> {
+    let current = result
+    while (current.kind === 'task' && current.status.state === 'input-required') {
+      if (!options.onInputRequired) throw new InputRequiredError(agent, current)
+      const parts = current.status.message?.parts ?? []
+      const answer = await options.onInputRequired({
+        agent,
+        task: current,
+        text: textOf(parts),
+        parts,
+      })
+      current = await this.#answer(client, current, answer, options)
+    }
+    if (current.kind === 'message') {
+      return { agent, task: undefined, artifacts: [], message: current }
+    }
+    if (current.status.state !== 'completed') throw new DelegatedTaskFailedError(agent, current)
+    return { agent, task: current, artifacts: current.artifacts, message: undefined }
+  }
+
+  async #answer(
+    client: A2AClient,
+    task: { id: string; contextId: string },
+    answer: string | DelegationInput,
+    options: DelegateOptions,
+  ): Promise<RemoteTask | RemoteMessage> {
+    const input: SendInput = typeof answer === 'string' ? { text: answer } : answer
+    const result = await client.continue(task, input, signalOf(options))
+    return this.#untilFinal(client, result, options)
+  }
+
+  async #send(
+    client: A2AClient,
+    input: SendInput,
+    options: DelegateOptions,
+  ): Promise<RemoteTask | RemoteMessage> {
+    return this.#untilFinal(client, await client.send(input, signalOf(options)), options)
+  }
+
+  /** A task that came back before it was final (a seed agent's wait ran out) is polled. */
+  async #untilFinal(
+    client: A2AClient,
+    result: RemoteTask | RemoteMessage,
+    options: DelegateOptions,
+  ): Promise<RemoteTask | RemoteMessage> {
+    if (result.kind === 'message' || isFinal(result.status.state)) return result
+    return client.waitForCompletion(result.id, {
+      ...signalOf(options),
+      ...(options.waitTimeoutMs !== undefined && { timeoutMs: options.waitTimeoutMs }),
+    })
+  }
+
+  /** Streams the task, reporting its progress; reads it once at the end for the whole of it. */
+  async #stream(
+    client: A2AClient,
+    agent: AgentRef,
+    input: SendInput,
+    options: DelegateOptions,
+  ): Promise<RemoteTask | RemoteMessage> {
+    let taskId: string | undefined
+    for await (const event of client.stream(input, signalOf(options))) {
+      if (event.kind === 'message') return event
+      if (event.kind === 'task') taskId = event.id
+      if (event.kind === 'status-update') {
+        const text = textOf(event.status.message?.parts)
+        await options.onProgress?.({ kind: 'status', agent, state: event.status.state, text })
+      }
+      if (event.kind === 'artifact-update') {
+        await options.onProgress?.({ kind: 'artifact', agent, artifact: event.artifact })
+      }
+    }
+    if (taskId === undefined) throw new AgentUnreachableError('the stream ended without a task')
+    return client.get(taskId, signalOf(options))
+  }
+}
+
+const signalOf = (options: DelegateOptions) => (options.signal ? { signal: options.signal } : {})
+
+/** True when the agent could not take the task, so another one should (see the file's doc). */
+export function canFailOver(error: unknown): boolean {
+  return (
+    error instanceof AgentUnreachableError ||
+    error instanceof A2ATimeoutError ||
+    error instanceof StreamInterruptedError ||
+    error instanceof AgentCardError ||
+    error instanceof SkillNotDeclaredError ||
+    (error instanceof AgentError && (error.status >= 500 || error.status === 429))
+  )
+}

@@ -1,0 +1,155 @@
+/**
+ * The `orchestrate` skill: this agent, reachable over A2A, delegates to the agents of its
+ * registry. Opt-in: BUNDLED_SKILLS=…,orchestrate.
+ *
+ * Input: the skill to delegate to as `delegateSkillId`, in a data part or the message's
+ * metadata; the message's text, its other data fields and its files are passed on. Progress
+ * says which agent works on it and relays that agent's status messages; the agent's artifacts
+ * are delivered as this task's artifacts. When the agent asks a question, this task asks it in
+ * turn (input-required); the caller's answer is passed on and the delegated task continues.
+ */
+import type { DataPart, Part } from '../domain/model.js'
+import { dataPart, textPart } from '../domain/parts.js'
+import type { Skill, SkillContext } from '../skills/skill.js'
+import { defineSkill } from '../skills/skill.js'
+import { A2AClientError } from '../client/errors.js'
+import { AgentNotFoundError } from '../domain/errors.js'
+import { InputRequiredError } from './errors.js'
+import type { AgentRef } from './errors.js'
+import type { Delegation, DelegationProgress, Orchestrator } from './orchestrator.js'
+
+export const ORCHESTRATE_SKILL_ID = 'orchestrate'
+/** Where the caller names the skill to delegate to (a data part field or message metadata). */
+export const DELEGATE_SKILL_FIELD = 'delegateSkillId'
+/** The data part of this skill's question that says which delegated task waits for the answer. */
+const WAITING_FIELD = 'delegation'
+
+interface Waiting {
+  agentId: string
+  taskId: string
+  contextId: string
+}
+
+export interface OrchestrateSkillOptions {
+  orchestrator: Orchestrator
+  /** Finds a registered agent again by id, to continue a task that asked a question. */
+  agents: { get(agentId: string): Promise<AgentRef> }
+}
+
+export function orchestrateSkill(options: OrchestrateSkillOptions): Skill {
+  const { orchestrator, agents } = options
+  return defineSkill({
+    id: ORCHESTRATE_SKILL_ID,
+    name: 'Orchestrate',
+    description:
+      'Delegates a task to a registered agent that declares the skill named in delegateSkillId, and relays its progress, questions and artifacts',
+    tags: ['orchestration', 'delegation'],
+    examples: ['{"delegateSkillId": "review-pr"} with the diff as text'],
+    inputModes: ['text/plain', 'application/json'],
+    outputModes: ['text/plain', 'application/json'],
+    inputSchema: {
+      type: 'object',
+      properties: { [DELEGATE_SKILL_FIELD]: { type: 'string', minLength: 1 } },
+    },
+    async execute(ctx) {
+      const handlers = {
+        signal: ctx.signal,
+        onProgress: (progress: DelegationProgress) => report(ctx, progress),
+      }
+      try {
+        const waiting = waitingIn(ctx)
+        const delegation = waiting
+          ? await orchestrator.resume(
+              await agents.get(waiting.agentId),
+              { id: waiting.taskId, contextId: waiting.contextId },
+              { parts: ctx.message.parts },
+              handlers,
+            )
+          : await orchestrator.delegate(...request(ctx), handlers)
+        return await deliver(ctx, delegation)
+      } catch (error) {
+        return outcomeOf(ctx, error)
+      }
+    },
+  })
+}
+
+/** The skill id to delegate to, and what to pass on. */
+function request(ctx: SkillContext): [string, { parts: Part[] }] {
+  const fromData = ctx.input.data[DELEGATE_SKILL_FIELD]
+  const fromMetadata = ctx.message.metadata?.[DELEGATE_SKILL_FIELD]
+  const skillId = typeof fromData === 'string' ? fromData : fromMetadata
+  if (typeof skillId !== 'string' || skillId === '') {
+    throw new InputError(
+      `Name the skill to delegate to as "${DELEGATE_SKILL_FIELD}" in a data part or the message metadata`,
+    )
+  }
+  const parts = ctx.message.parts.flatMap((part): Part[] => {
+    if (part.kind !== 'data') return [part]
+    const { [DELEGATE_SKILL_FIELD]: _skill, ...rest } = part.data
+    return Object.keys(rest).length > 0 ? [{ ...part, data: rest }] : []
+  })
+  return [skillId, { parts }]
+}
+
+/** The delegated task this task's last question was about, if the last agent message asked one. */
+function waitingIn(ctx: SkillContext): Waiting | undefined {
+  const question = ctx.history.findLast((message) => message.role === 'agent')
+  const part = question?.parts.find(
+    (p): p is DataPart => p.kind === 'data' && WAITING_FIELD in p.data,
+  )
+  const waiting = part?.data[WAITING_FIELD] as Partial<Waiting> | undefined
+  const fields = [waiting?.agentId, waiting?.taskId, waiting?.contextId]
+  return fields.every((field) => typeof field === 'string') ? (waiting as Waiting) : undefined
+}
+
+async function report(ctx: SkillContext, progress: DelegationProgress): Promise<void> {
+  const { agent } = progress
+  if (progress.kind === 'agent') await ctx.progress(`${agent.name} is working on it`)
+  if (progress.kind === 'status' && progress.text !== '') {
+    await ctx.progress(`${agent.name}: ${progress.text}`)
+  }
+}
+
+async function deliver(ctx: SkillContext, delegation: Delegation) {
+  const { agent } = delegation
+  for (const artifact of delegation.artifacts) {
+    await ctx.emitArtifact({
+      ...(artifact.name !== undefined && { name: artifact.name }),
+      ...(artifact.description !== undefined && { description: artifact.description }),
+      parts: artifact.parts,
+      metadata: { ...artifact.metadata, delegatedTo: agent.name },
+    })
+  }
+  if (delegation.message) {
+    await ctx.emitArtifact({
+      name: 'reply',
+      parts: delegation.message.parts,
+      metadata: { delegatedTo: agent.name },
+    })
+  }
+  return ctx.complete(`Done by ${agent.name}`)
+}
+
+class InputError extends Error {}
+
+function outcomeOf(ctx: SkillContext, error: unknown) {
+  if (error instanceof InputError) return ctx.reject(error.message)
+  if (error instanceof InputRequiredError) {
+    const question = error.task.status.message?.parts ?? [textPart(error.message)]
+    const waiting: Waiting = {
+      agentId: error.agent.id,
+      taskId: error.task.id,
+      contextId: error.task.contextId,
+    }
+    return {
+      state: 'input-required' as const,
+      message: [...question, dataPart({ [WAITING_FIELD]: waiting })],
+    }
+  }
+  // The agent's failure, or no agent at all: the task fails with the reason.
+  if (error instanceof A2AClientError || error instanceof AgentNotFoundError) {
+    return ctx.fail(error.message)
+  }
+  throw error
+}

@@ -1,0 +1,31 @@
+/**
+ * The server's registry, from its configuration: in Redis (shared by every replica, on its own
+ * connection) when REDIS_URL is set, in memory otherwise.
+ */
+import type { Config } from '../config.js'
+import { connectRedis } from '../store/redis/connection.js'
+import { MemoryRegistryStore } from './memory-store.js'
+import { RedisRegistryStore } from './redis-store.js'
+import { AgentRegistry } from './registry.js'
+
+export function registryFromConfig(
+  config: Config,
+  log?: { warn(object: object, message: string): void },
+): AgentRegistry {
+  const store =
+    config.REDIS_URL === undefined
+      ? new MemoryRegistryStore()
+      : new RedisRegistryStore({
+          redis: connectRedis(config.REDIS_URL, 'a2a:registry'),
+          prefix: config.REDIS_KEY_PREFIX,
+          ownsConnection: true,
+        })
+  return new AgentRegistry({
+    store,
+    checkIntervalMs: config.REGISTRY_CHECK_INTERVAL_MS,
+    unhealthyAfter: config.REGISTRY_UNHEALTHY_AFTER,
+    maxBackoffMs: config.REGISTRY_MAX_BACKOFF_MS,
+    checkTimeoutMs: config.REGISTRY_CHECK_TIMEOUT_MS,
+    ...(log && { log }),
+  })
+}

@@ -1,0 +1,121 @@
+/**
+ * Periodic health checks. Each agent's check reads its card (the cheapest honest probe: the
+ * card is what an orchestrator needs anyway, and a changed card is picked up on the way).
+ *
+ * - A check that succeeds marks the agent healthy, resets its failures, stores its current card,
+ *   and schedules the next check one interval later.
+ * - A check that fails counts a failure; after `unhealthyAfter` failures in a row the agent is
+ *   unhealthy. Until then the check is retried at the regular interval (so an outage is seen
+ *   within `unhealthyAfter` intervals); once unhealthy, the delay doubles with each further
+ *   failure, up to `maxBackoffMs`, so a dead agent is not probed at full rate forever.
+ * - Several replicas share one Redis registry: each ticks, but an agent is checked only when its
+ *   `nextCheckAt` is due and by the one replica that claims it (SET NX PX for the check's
+ *   timeout plus a second); the result is written only if the entry did not change meanwhile.
+ */
+import { cardFields } from './entry.js'
+import type { AgentEntry } from './entry.js'
+import type { AgentCard } from '../client/card.js'
+import { cardProblemOf } from './card-problem.js'
+import type { RegistryStore } from './store.js'
+
+export interface HealthCheckSettings {
+  /** Between two checks of a healthy agent, in ms. */
+  checkIntervalMs: number
+  /** Failed checks in a row that make an agent unhealthy. */
+  unhealthyAfter: number
+  /** The longest delay between two checks of an unhealthy agent, in ms. */
+  maxBackoffMs: number
+  /** How long one card read may take, in ms. */
+  checkTimeoutMs: number
+}
+
+type Log = { warn(object: object, message: string): void }
+
+export class HealthChecker {
+  #timer: NodeJS.Timeout | undefined
+  #running: Promise<void> | undefined
+
+  constructor(
+    private readonly store: RegistryStore,
+    readonly settings: HealthCheckSettings,
+    private readonly readCard: (url: string) => Promise<AgentCard>,
+    private readonly log?: Log,
+  ) {}
+
+  start(): void {
+    if (this.#timer) return
+    // Ticks more often than the interval, so a due check starts close to its time.
+    const tickMs = Math.min(1_000, Math.max(25, Math.floor(this.settings.checkIntervalMs / 4)))
+    this.#timer = setInterval(() => {
+      this.#running ??= this.checkDue()
+        .catch((error: unknown) => this.log?.warn({ err: error }, 'agent health checks failed'))
+        .finally(() => (this.#running = undefined))
+    }, tickMs).unref()
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.#timer)
+    this.#timer = undefined
+    await this.#running
+  }
+
+  /** Checks, concurrently, every agent whose check is due. */
+  async checkDue(): Promise<void> {
+    const now = Date.now()
+    const due = (await this.store.list()).filter((e) => Date.parse(e.nextCheckAt) <= now)
+    await Promise.all(due.map((entry) => this.#check(entry)))
+  }
+
+  async #check(entry: AgentEntry): Promise<void> {
+    if (!(await this.store.claimCheck(entry.id, this.settings.checkTimeoutMs + 1_000))) return
+    let next: AgentEntry
+    try {
+      const card = await this.readCard(entry.cardUrl)
+      next = this.#healthy(entry, card)
+    } catch (error) {
+      const reason = cardProblemOf(error)?.reason ?? (error as Error).message
+      next = this.#failed(entry, reason)
+      if (next.health !== entry.health) {
+        this.log?.warn({ agent: entry.id, url: entry.url, reason }, 'agent is unhealthy')
+      }
+    }
+    // False when the entry was removed or re-registered meanwhile: then this result is stale.
+    await this.store.replace(next)
+  }
+
+  #healthy(entry: AgentEntry, card: AgentCard): AgentEntry {
+    const now = new Date()
+    const { lastError: _lastError, ...rest } = entry
+    return {
+      ...rest,
+      ...cardFields(card),
+      // The card was read at its own URL; keep the one the agent was registered with.
+      cardUrl: entry.cardUrl,
+      health: 'healthy',
+      consecutiveFailures: 0,
+      lastCheckedAt: now.toISOString(),
+      lastHealthyAt: now.toISOString(),
+      nextCheckAt: new Date(now.getTime() + this.settings.checkIntervalMs).toISOString(),
+      revision: entry.revision + 1,
+    }
+  }
+
+  #failed(entry: AgentEntry, reason: string): AgentEntry {
+    const now = Date.now()
+    const failures = entry.consecutiveFailures + 1
+    const unhealthy = failures >= this.settings.unhealthyAfter
+    const { checkIntervalMs, maxBackoffMs, unhealthyAfter } = this.settings
+    const delay = unhealthy
+      ? Math.min(maxBackoffMs, checkIntervalMs * 2 ** (failures - unhealthyAfter))
+      : checkIntervalMs
+    return {
+      ...entry,
+      health: unhealthy ? 'unhealthy' : entry.health,
+      consecutiveFailures: failures,
+      lastError: reason,
+      lastCheckedAt: new Date(now).toISOString(),
+      nextCheckAt: new Date(now + delay).toISOString(),
+      revision: entry.revision + 1,
+    }
+  }
+}
