@@ -23,6 +23,7 @@ import {
 import type { RemoteMessage, RemoteTask, SendInput } from '../client/model.js'
 import type { Artifact, Part, TaskState } from '../domain/model.js'
 import { isFinal } from '../domain/state-machine.js'
+import { readCardTwice } from '../registry/card-problem.js'
 import {
   AllAgentsFailedError,
   DelegatedTaskFailedError,
@@ -138,11 +139,10 @@ export class Orchestrator {
     return { ...(await this.#finish(client, agent, next, options)), failures: [] }
   }
 
+  /** Reads the live card; see readCardTwice for the second try. */
   #connect(agent: AgentRef, options: DelegateOptions): Promise<A2AClient> {
-    return A2AClient.connect(agent.url, {
-      ...this.#client,
-      ...(options.signal && { signal: options.signal }),
-    })
+    const settings = { ...this.#client, ...(options.signal && { signal: options.signal }) }
+    return readCardTwice(() => A2AClient.connect(agent.url, settings))
   }
 
   /** Follows the task until it is done, answering its questions; throws unless it completed. */

@@ -31,3 +31,16 @@ export function rejection(url: string, error: unknown): AgentCardRejectedError |
   const found = cardProblemOf(error)
   return found && new AgentCardRejectedError(url, found.problem, found.reason, found.field)
 }
+
+/**
+ * Reads a card, and once more if the connection failed: a pooled keep-alive connection to an
+ * agent that restarted is dead, and only the next request finds out. A card read is idempotent.
+ */
+export async function readCardTwice<T>(read: () => Promise<T>): Promise<T> {
+  try {
+    return await read()
+  } catch (error) {
+    if (!(error instanceof AgentUnreachableError)) throw error
+    return read()
+  }
+}

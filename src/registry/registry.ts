@@ -9,7 +9,7 @@ import type { TokenProvider } from '../client/http.js'
 import { resolveCard } from '../client/card.js'
 import type { AgentCard } from '../client/card.js'
 import { AgentNotFoundError, InvalidRequestError } from '../domain/errors.js'
-import { rejection } from './card-problem.js'
+import { readCardTwice, rejection } from './card-problem.js'
 import { agentIdOf, cardFields, declaresSkill, hasTag } from './entry.js'
 import type { AgentEntry } from './entry.js'
 import { HealthChecker } from './health-check.js'
@@ -153,7 +153,7 @@ export class AgentRegistry {
   }
 
   #readCard(url: string): Promise<AgentCard> {
-    return resolveCard(this.#http, url)
+    return readCardTwice(() => resolveCard(this.#http, url))
   }
 }
 
