@@ -9,8 +9,9 @@
  *   within `unhealthyAfter` intervals); once unhealthy, the delay doubles with each further
  *   failure, up to `maxBackoffMs`, so a dead agent is not probed at full rate forever.
  * - Several replicas share one Redis registry: each ticks, but an agent is checked only when its
- *   `nextCheckAt` is due and by the one replica that claims it (SET NX PX for the check's
- *   timeout plus a second); the result is written only if the entry did not change meanwhile.
+ *   `nextCheckAt` is due and by the one replica that claims that check (SET NX PX on a key
+ *   naming the agent and the due time, for the check's timeout plus a second); the result is
+ *   written only if the entry did not change meanwhile (compare-and-set on its revision).
  */
 import { cardFields } from './entry.js'
 import type { AgentEntry } from './entry.js'
@@ -67,7 +68,8 @@ export class HealthChecker {
   }
 
   async #check(entry: AgentEntry): Promise<void> {
-    if (!(await this.store.claimCheck(entry.id, this.settings.checkTimeoutMs + 1_000))) return
+    const ttlMs = this.settings.checkTimeoutMs + 1_000
+    if (!(await this.store.claimCheck(entry.id, entry.nextCheckAt, ttlMs))) return
     let next: AgentEntry
     try {
       const card = await this.readCard(entry.cardUrl)

@@ -32,10 +32,12 @@ export class MemoryRegistryStore implements RegistryStore {
     return Promise.resolve(this.#entries.delete(agentId))
   }
 
-  claimCheck(agentId: string, ttlMs: number): Promise<boolean> {
+  claimCheck(agentId: string, dueAt: string, ttlMs: number): Promise<boolean> {
     const now = Date.now()
-    if ((this.#claims.get(agentId) ?? 0) > now) return Promise.resolve(false)
-    this.#claims.set(agentId, now + ttlMs)
+    for (const [key, until] of this.#claims) if (until <= now) this.#claims.delete(key)
+    const key = `${agentId}@${dueAt}`
+    if (this.#claims.has(key)) return Promise.resolve(false)
+    this.#claims.set(key, now + ttlMs)
     return Promise.resolve(true)
   }
 

@@ -1,6 +1,6 @@
 /**
  * The registry in Redis, shared by every replica on the same REDIS_URL and REDIS_KEY_PREFIX:
- * one hash of entries (agent id → JSON) and a short SET NX PX claim per agent check. Keys come
+ * one hash of entries (agent id → JSON) and a short SET NX PX claim per scheduled check. Keys come
  * from registryKeys (src/store/redis/keys.ts); they share the `{agents}` hash tag. A health
  * check's write is a compare-and-set on the entry's revision (lua/registry-update.lua).
  */
@@ -74,9 +74,9 @@ export class RedisRegistryStore implements RegistryStore {
     return whileReachable(async () => (await this.#redis.hdel(this.#keys.agents, agentId)) === 1)
   }
 
-  claimCheck(agentId: string, ttlMs: number): Promise<boolean> {
+  claimCheck(agentId: string, dueAt: string, ttlMs: number): Promise<boolean> {
     return whileReachable(async () => {
-      const key = this.#keys.checkLock(agentId)
+      const key = this.#keys.checkClaim(agentId, dueAt)
       return (await this.#redis.set(key, '1', 'PX', ttlMs, 'NX')) === 'OK'
     })
   }

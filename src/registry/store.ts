@@ -19,9 +19,11 @@ export interface RegistryStore {
   /** True when there was an entry to remove. */
   remove(agentId: string): Promise<boolean>
   /**
-   * Takes the right to check one agent's health for `ttlMs` (so that of several replicas only
-   * one checks it at a time); false when another holder has it.
+   * Takes the right to run the check of one agent that is due at `dueAt` (its `nextCheckAt`), so
+   * that of several replicas only one runs it; false when another has it. The claim names the
+   * due time, so it needs no release: the next check is due at another time. It lapses after
+   * `ttlMs`, so a check whose result was never written is run again.
    */
-  claimCheck(agentId: string, ttlMs: number): Promise<boolean>
+  claimCheck(agentId: string, dueAt: string, ttlMs: number): Promise<boolean>
   close(): Promise<void>
 }

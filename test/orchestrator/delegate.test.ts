@@ -188,7 +188,8 @@ describe('Orchestrator.delegate', () => {
     // The same agent, its card read through a fetch that says it does not stream.
     const noStreaming: typeof fetch = async (input, init) => {
       const response = await fetch(input, init)
-      if (!String(input).includes('/.well-known/')) return response
+      const url = input instanceof Request ? input.url : input.toString()
+      if (!url.includes('/.well-known/')) return response
       const card = (await response.json()) as { capabilities?: Record<string, unknown> }
       card.capabilities = { ...card.capabilities, streaming: false }
       return Response.json(card, { status: response.status })

@@ -15,6 +15,13 @@ import type { TestAgent } from './agents.js'
 
 const INTERVAL_MS = 200
 
+interface Listed {
+  id: string
+  name: string
+  health: string
+  skills: { id: string }[]
+}
+
 describe.each([
   ['in memory', false],
   ['on Redis', true],
@@ -56,12 +63,10 @@ describe.each([
   const register = (url: unknown) =>
     registry.inject({ method: 'POST', url: '/registry/agents', payload: { url } })
 
-  async function list(
-    query = '',
-  ): Promise<{ id: string; name: string; health: string; skills: { id: string }[] }[]> {
+  async function list(query = ''): Promise<Listed[]> {
     const reply = await registry.inject({ url: `/registry/agents${query}` })
     expect(reply.statusCode).toBe(200)
-    return (reply.json() as { agents: [] }).agents
+    return reply.json<{ agents: Listed[] }>().agents
   }
 
   const registerAll = async () => {

@@ -75,11 +75,15 @@ export function assertUsablePrefix(prefix: string): void {
 /**
  * The agent registry (src/registry/redis-store.ts), under its own hash tag `{agents}`:
  *   P registry:{agents}               hash: agent id → the registry entry, as JSON
- *   P registry:{agents}:check:<id>    string, SET NX PX: held by the one process that is
- *                                     checking that agent's health right now
+ *   P registry:{agents}:check:<id>:<due>  string, SET NX PX: claimed by the one process that
+ *                                     runs the check of agent <id> due at <due> (ISO time);
+ *                                     it expires by itself after the check's timeout + 1 s
  * The registry is small (agents, not tasks), so one slot for all of it is no hot spot.
  */
 export function registryKeys(prefix: string) {
   const agents = `${prefix}registry:{agents}`
-  return { agents, checkLock: (agentId: string) => `${agents}:check:${agentId}` }
+  return {
+    agents,
+    checkClaim: (agentId: string, dueAt: string) => `${agents}:check:${agentId}:${dueAt}`,
+  }
 }
