@@ -19,7 +19,7 @@ export type TaskState = z.infer<typeof TaskState>
 export const Role = z.enum(['user', 'agent'])
 export type Role = z.infer<typeof Role>
 
-const Metadata = z.record(z.string(), z.unknown())
+export const Metadata = z.record(z.string(), z.unknown())
 export type Metadata = z.infer<typeof Metadata>
 
 export const TextPart = z.object({

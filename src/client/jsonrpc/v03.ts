@@ -1,14 +1,12 @@
 /** A2A 0.3 over JSON-RPC: slash methods, no version header, `kind` discriminators. */
 import { z } from 'zod'
 import type { Message } from '../../domain/model.js'
-import { TaskState } from '../../domain/model.js'
+import { Metadata, TaskState } from '../../domain/model.js'
 import { V03Part } from '../../protocol/v03/schemas.js'
 import { decode } from '../decode.js'
 import { InvalidAgentResponseError } from '../errors.js'
 import type { RemoteTask, StreamEvent } from '../model.js'
 import type { RpcCodec } from './codec.js'
-
-const Metadata = z.record(z.string(), z.unknown())
 
 const Message03 = z.object({
   kind: z.literal('message'),

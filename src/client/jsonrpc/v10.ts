@@ -1,5 +1,6 @@
 /** A2A 1.0 over JSON-RPC: PascalCase methods, `A2A-Version: 1.0`, ProtoJSON shapes. */
 import { z } from 'zod'
+import { Metadata } from '../../domain/model.js'
 import { isFinal } from '../../domain/state-machine.js'
 import type { Message, TaskStatus } from '../../domain/model.js'
 import { partFromV10, partToV10, stateFromV10 } from '../../protocol/v10/codec.js'
@@ -7,8 +8,6 @@ import { V10Part, V10TaskState } from '../../protocol/v10/schemas.js'
 import { decode } from '../decode.js'
 import type { RemoteTask, StreamEvent } from '../model.js'
 import type { RpcCodec } from './codec.js'
-
-const Metadata = z.record(z.string(), z.unknown())
 
 const Message10 = z.object({
   messageId: z.string(),

@@ -5,11 +5,9 @@
  */
 import { z } from 'zod'
 import type { Artifact, Message, Part } from '../../domain/model.js'
-import { TaskState } from '../../domain/model.js'
+import { Metadata, TaskState } from '../../domain/model.js'
 import { SeedPart } from '../../protocol/seed/schemas.js'
 import type { RemoteTask } from '../model.js'
-
-const Metadata = z.record(z.string(), z.unknown())
 
 const SeedReplyMessage = z.object({
   role: z.enum(['user', 'agent']),

@@ -3,8 +3,7 @@
  * `type`, states are lowercase, and the client chooses the task id.
  */
 import { z } from 'zod'
-
-const Metadata = z.record(z.string(), z.unknown())
+import { Metadata } from '../../domain/model.js'
 
 const SeedFile = z
   .object({

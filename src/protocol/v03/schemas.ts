@@ -3,18 +3,8 @@
  * and states are lowercase, and task ids are the server's.
  */
 import { z } from 'zod'
-
-const Metadata = z.record(z.string(), z.unknown())
-const OptionalId = z
-  .string({ error: 'must be a string' })
-  .optional()
-  .transform((value) => (value === '' ? undefined : value))
-/** A client may name a context; its id is stored and indexed, so it is kept short. */
-const ContextId = z
-  .string({ error: 'must be a string' })
-  .max(256, 'must be at most 256 characters')
-  .optional()
-  .transform((value) => (value === '' ? undefined : value))
+import { Metadata } from '../../domain/model.js'
+import { ContextId, OptionalId } from '../a2a/fields.js'
 
 const V03File = z
   .object({

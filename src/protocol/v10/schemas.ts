@@ -4,19 +4,9 @@
  * are typed by their own schemas below.
  */
 import { z } from 'zod'
+import { Metadata } from '../../domain/model.js'
+import { ContextId, OptionalId } from '../a2a/fields.js'
 
-const Metadata = z.record(z.string(), z.unknown())
-/** ProtoJSON leaves an unset string out or sends it empty: both mean "not given". */
-const OptionalId = z
-  .string({ error: 'must be a string' })
-  .optional()
-  .transform((value) => (value === '' ? undefined : value))
-/** A client may name a context; its id is stored and indexed, so it is kept short. */
-const ContextId = z
-  .string({ error: 'must be a string' })
-  .max(256, 'must be at most 256 characters')
-  .optional()
-  .transform((value) => (value === '' ? undefined : value))
 const HistoryLength = z.number({ error: 'must be a number' }).int().min(0)
 
 export const V10TaskState = z.enum([

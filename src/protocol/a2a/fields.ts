@@ -1,0 +1,15 @@
+/** Request fields that A2A 0.3 and 1.0 read alike (JSON-RPC params and HTTP+JSON bodies). */
+import { z } from 'zod'
+
+/** An unset string is left out or sent empty (ProtoJSON does both): both mean "not given". */
+export const OptionalId = z
+  .string({ error: 'must be a string' })
+  .optional()
+  .transform((value) => (value === '' ? undefined : value))
+
+/** A client may name a context; its id is stored and indexed, so it is kept short. */
+export const ContextId = z
+  .string({ error: 'must be a string' })
+  .max(256, 'must be at most 256 characters')
+  .optional()
+  .transform((value) => (value === '' ? undefined : value))
