@@ -4,17 +4,16 @@
  * exactly what the text block after it shows. So must every `a2a` example (```sh), run in one
  * bash script in order; task ids, new in every run, are compared as `<id>`.
  */
-import { execFile, execFileSync, spawn } from 'node:child_process'
-import type { ChildProcess } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { execFile } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { freePort } from '../client/agents.js'
+import { root, startBuiltServer } from '../helpers/built-server.js'
+import type { BuiltServer } from '../helpers/built-server.js'
 import { TEST_SECRET, token } from '../helpers/auth.js'
 
-const root = new URL('../../', import.meta.url).pathname
 const run = promisify(execFile)
 const MARKER = '@@@ example done @@@'
 
@@ -53,7 +52,7 @@ async function runCliExamples(port: number): Promise<string[]> {
 }
 
 describe('docs/client.md examples', () => {
-  let server: ChildProcess
+  let server: BuiltServer
   let port: number
   let dir: string
 
@@ -61,32 +60,12 @@ describe('docs/client.md examples', () => {
   let cliOutputs: string[] = []
 
   beforeAll(async () => {
-    await startServer()
+    dir = mkdtempSync(join(tmpdir(), 'client-docs-'))
+    // A known secret in place of dev mode's, so the examples' A2A_TOKEN can be minted here.
+    server = await startBuiltServer({ AUTH_JWT_SECRET: TEST_SECRET })
+    port = server.port
     ;[outputs, cliOutputs] = await Promise.all([runExamples(), runCliExamples(port)])
   }, 120_000)
-
-  async function startServer(): Promise<void> {
-    if (!existsSync(`${root}dist/client/index.js`)) {
-      execFileSync('npm', ['run', 'build'], { cwd: root })
-    }
-    dir = mkdtempSync(join(tmpdir(), 'client-docs-'))
-    port = await freePort()
-    server = spawn('node', ['dist/server.js'], {
-      cwd: root,
-      // A known secret in place of dev mode's, so the examples' A2A_TOKEN can be minted here.
-      env: { ...process.env, PORT: String(port), LOG_LEVEL: 'warn', AUTH_JWT_SECRET: TEST_SECRET },
-      stdio: 'ignore',
-    })
-    for (let attempt = 0; attempt < 100; attempt++) {
-      const ready = await fetch(`http://127.0.0.1:${port}/healthz`).then(
-        (r) => r.ok,
-        () => false,
-      )
-      if (ready) return
-      await new Promise((resolve) => setTimeout(resolve, 100))
-    }
-    throw new Error('the server did not start')
-  }
 
   /** One tsx process runs every example in turn (each is its own module), marking where each ends. */
   async function runExamples(): Promise<string[]> {
@@ -113,7 +92,7 @@ describe('docs/client.md examples', () => {
   }
 
   afterAll(() => {
-    server.kill('SIGTERM')
+    server.stop()
     rmSync(dir, { recursive: true, force: true })
   })
 

@@ -2,16 +2,15 @@
  * Every curl block in README.md, run as written (in one shell, in order) against the built
  * server started as `npm start` starts it — only the port differs.
  */
-import { execFile, execFileSync, spawn } from 'node:child_process'
-import type { ChildProcess } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs'
-import { createServer } from 'node:net'
+import { execFile } from 'node:child_process'
+import { mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { root, startBuiltServer } from '../helpers/built-server.js'
+import type { BuiltServer } from '../helpers/built-server.js'
 
-const root = new URL('../../', import.meta.url).pathname
 const run = promisify(execFile)
 
 function shellBlocks(markdown: string): string[] {
@@ -39,46 +38,19 @@ function jsonDocuments(text: string): any[] {
   return documents
 }
 
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number }
-      server.close(() => resolve(port))
-    })
-  })
-
 describe('README curl examples', () => {
-  let server: ChildProcess
+  let server: BuiltServer
   let port: number
   // Not the repo's own .a2a/dev-secret: a user's `npm start` may be using that one.
   const secretFile = join(mkdtempSync(join(tmpdir(), 'a2a-readme-')), 'dev-secret')
 
   beforeAll(async () => {
-    if (!existsSync(`${root}dist/server.js`)) execFileSync('npm', ['run', 'build'], { cwd: root })
-    port = await freePort()
-    server = spawn('node', ['dist/server.js'], {
-      cwd: root,
-      env: {
-        ...process.env,
-        PORT: String(port),
-        LOG_LEVEL: 'warn',
-        AUTH_DEV_SECRET_FILE: secretFile,
-      },
-      stdio: 'ignore',
-    })
-    for (let attempt = 0; attempt < 100; attempt++) {
-      const ready = await fetch(`http://127.0.0.1:${port}/healthz`).then(
-        (r) => r.ok,
-        () => false,
-      )
-      if (ready) return
-      await new Promise((resolve) => setTimeout(resolve, 100))
-    }
-    throw new Error('the server did not start')
+    server = await startBuiltServer({ AUTH_DEV_SECRET_FILE: secretFile })
+    port = server.port
   }, 60_000)
 
   afterAll(() => {
-    server.kill('SIGTERM')
+    server.stop()
   })
 
   it('run as written and answer what the README says', async () => {
