@@ -33,16 +33,25 @@ export async function readAuditStream(
 ): Promise<{ records: unknown[]; head?: ChainHead }> {
   const keys = auditKeys(prefix)
   const [hash, seq] = await redis.hmget(keys.head, 'hash', 'seq')
+  // The trail as of the head read first: on a live server, records appended while the pages
+  // are read are newer than that head, and are left for the next read.
+  const last = seq ? Number(seq) : undefined
   const records: unknown[] = []
   let start = '-'
   for (;;) {
     const page = await redis.xrange(keys.stream, start, '+', 'COUNT', pageSize)
     for (const [, fields] of page) {
       const at = fields.indexOf('record')
-      records.push(at === -1 || at % 2 === 1 ? fields : parseLine(fields[at + 1] ?? ''))
+      const record = at === -1 || at % 2 === 1 ? fields : parseLine(fields[at + 1] ?? '')
+      records.push(record)
+      if (last !== undefined && (record as { seq?: unknown }).seq === last) return snapshot()
     }
     if (page.length < pageSize) break
     start = `(${page[page.length - 1]![0]}`
   }
-  return { records, ...(hash && seq && { head: { hash, seq: Number(seq) } }) }
+  return snapshot()
+
+  function snapshot() {
+    return { records, ...(hash && last !== undefined && { head: { hash, seq: last } }) }
+  }
 }
