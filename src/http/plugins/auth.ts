@@ -15,6 +15,7 @@
 import fastifyJwt from '@fastify/jwt'
 import type { FastifyPluginAsync } from 'fastify'
 import fp from 'fastify-plugin'
+import type { Logger } from 'pino'
 import type { AuthSettings } from '../../auth/settings.js'
 import type { Caller } from '../../domain/caller.js'
 import { ADMIN_SCOPE, INVOKE_SCOPE, missingScopes } from '../../domain/caller.js'
@@ -22,6 +23,7 @@ import type { A2AError } from '../../domain/errors.js'
 import { AuthenticationError, PermissionDeniedError } from '../../domain/errors.js'
 import { keyFor } from '../auth/key-source.js'
 import { invalidToken, toAuthError } from '../auth/token-errors.js'
+import { VerifiedTokens } from '../auth/verified-tokens.js'
 import { auditAuthFailure, auditPermissionDenial } from './audit.js'
 
 export interface AuthPluginOptions {
@@ -79,30 +81,38 @@ const auth: FastifyPluginAsync<AuthPluginOptions> = async (app, { settings, devS
       ...(settings.audiences && { allowedAud: settings.audiences }),
       clockTolerance: settings.clockSkewSeconds * 1000,
       requiredClaims: ['sub', 'exp'],
-      // A token verified once is not verified again for a while: a cache entry lapses with the
-      // token's own `exp` (or after 10 minutes), so an expired token is never let through.
-      cache: 10_000,
-      cacheTTL: 600_000,
+      // Verified tokens are remembered in front of this (VerifiedTokens, below).
+      cache: false,
     },
     // fast-jwt's own wording for a bad claim, so the issuer/audience failure can be told apart.
     messages: { authorizationTokenInvalid: (error: Error) => error.message },
   })
   app.decorateRequest('caller', null)
   app.decorateRequest('authFailure', null)
+  // A token verified once is not verified again for a while: an entry lapses with the token's
+  // own `exp` (or after 10 minutes), so an expired token is never let through.
+  const verified = new VerifiedTokens(10_000, 600_000)
 
   app.addHook('onRequest', async (request) => {
     if (request.routeOptions.config.public === true) return
-    let caller: Caller
-    try {
-      const claims = await request.jwtVerify<Record<string, unknown>>()
-      caller = callerFrom(claims, settings.tenantClaim)
-    } catch (error) {
-      request.authFailure = toAuthError(error)
-      return
+    const header = request.headers.authorization
+    let caller = header === undefined ? undefined : verified.get(header)
+    if (caller === undefined) {
+      try {
+        const claims = await request.jwtVerify<Record<string, unknown>>()
+        caller = callerFrom(claims, settings.tenantClaim)
+        if (header !== undefined) verified.set(header, caller, claims.exp)
+      } catch (error) {
+        request.authFailure = toAuthError(error)
+        return
+      }
     }
     request.caller = caller
-    // Every later log line of this request names its caller (never the token).
-    request.log = request.log.child({
+    // Every later log line of this request names its caller (never the token). The request's
+    // logger is its own (Fastify makes one per request), so binding to it is safe and cheaper
+    // than a child of a child.
+    const log = request.log as Logger
+    log.setBindings({
       caller: caller.id,
       ...(caller.tenant !== undefined && { tenant: caller.tenant }),
     })
