@@ -1,44 +1,45 @@
 /**
  * A TaskStore that records what happens to tasks: `task-received` when a create creates, and
- * `state-change` or `artifact-delivered` for each change an apply (or applyAll) makes. It records after the store
- * has committed, so a record means the change happened; refused changes are not recorded.
- * Every other method (and any a store adds) passes through untouched.
+ * `state-change` or `artifact-delivered` for each change an apply (or applyAll) makes. It records
+ * after the store has committed, so a record means the change happened; refused changes are not
+ * recorded. A record names the task's owner and tenant, and the request the write came from
+ * (the `origin` the engine hands down; none for a turn a worker took from the queue). Every other
+ * method (and any a store adds) passes through untouched.
  */
 import type { StoredEvent, TaskChange, TaskEvent } from '../domain/events.js'
 import type { Task } from '../domain/model.js'
 import { now } from '../domain/model.js'
-import type { TaskStore } from '../store/task-store.js'
-import { currentContext } from './context.js'
+import type { TaskStore, WriteOrigin } from '../store/task-store.js'
 import { AuditEvent } from './record.js'
 import type { AuditTrail } from './trail.js'
 
 export function auditedStore<S extends TaskStore>(store: S, trail: AuditTrail): S {
-  const create = async (task: Task, first: TaskEvent) => {
-    const result = await store.create(task, first)
+  const create = async (task: Task, first: TaskEvent, origin?: WriteOrigin) => {
+    const result = await store.create(task, first, origin)
     if (result.created) {
+      const { task: created } = result
       trail.record({
-        ...who(result.task),
-        time: result.task.createdAt,
+        time: created.createdAt,
         event: AuditEvent.taskReceived,
         outcome: 'received',
-        details: { contextId: result.task.contextId, parts: partCount(result.task) },
+        details: { contextId: created.contextId, parts: partCount(created) },
+        ...who(created, origin),
       })
     }
     return result
   }
 
-  const recordEvent = (task: Task, { event }: StoredEvent) => {
+  const recordEvent = (task: Task, { event }: StoredEvent, origin: WriteOrigin | undefined) => {
     if (event.kind === 'status-update') {
       trail.record({
-        ...who(task),
         time: event.status.timestamp,
         event: AuditEvent.stateChange,
         outcome: event.status.state,
         details: { final: event.final },
+        ...who(task, origin),
       })
     } else {
       trail.record({
-        ...who(task),
         time: now(),
         event: AuditEvent.artifactDelivered,
         outcome: 'delivered',
@@ -48,19 +49,20 @@ export function auditedStore<S extends TaskStore>(store: S, trail: AuditTrail): 
           append: event.append,
           lastChunk: event.lastChunk,
         },
+        ...who(task, origin),
       })
     }
   }
 
-  const apply = async (taskId: string, change: TaskChange) => {
-    const result = await store.apply(taskId, change)
-    recordEvent(result.task, result.event)
+  const apply = async (taskId: string, change: TaskChange, origin?: WriteOrigin) => {
+    const result = await store.apply(taskId, change, origin)
+    recordEvent(result.task, result.event, origin)
     return result
   }
 
-  const applyAll = async (taskId: string, changes: readonly TaskChange[]) => {
-    const result = await store.applyAll(taskId, changes)
-    for (const event of result.events) if (event) recordEvent(result.task, event)
+  const applyAll = async (taskId: string, changes: readonly TaskChange[], origin?: WriteOrigin) => {
+    const result = await store.applyAll(taskId, changes, origin)
+    for (const event of result.events) if (event) recordEvent(result.task, event, origin)
     return result
   }
 
@@ -83,15 +85,14 @@ export function auditedStore<S extends TaskStore>(store: S, trail: AuditTrail): 
   })
 }
 
-/** The task's owner is the caller; the request (when there is one) adds its id and tenant. */
-function who(task: Task) {
-  const { requestId, caller, tenant } = currentContext()
+/** The task's owner is the caller, with its tenant; the origin adds the request's id. */
+function who(task: Task, origin: WriteOrigin | undefined) {
   return {
     taskId: task.id,
     skillId: task.skillId,
-    caller: task.owner ?? caller,
-    tenant,
-    requestId,
+    caller: task.owner,
+    tenant: task.tenant,
+    requestId: origin?.requestId,
   }
 }
 

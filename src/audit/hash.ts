@@ -13,10 +13,9 @@ export function recordHash(record: Omit<AuditRecord, 'hash'> & { hash?: string }
   return digest('sha256', canonicalJson(hashed), 'hex')
 }
 
-/** A record and the line it is stored as: its canonical JSON with `hash` added. */
-export interface ChainedRecord {
-  record: AuditRecord
-  /** One line of JSON, no newline; starts with `{"audit":1,` (the first key in sorted order). */
+/** A record's place on the chain and the line it is stored as. */
+export interface ChainedRecord extends ChainHead {
+  /** Its canonical JSON with `hash` added: one line, no newline; starts with `{"audit":1,`. */
   line: string
 }
 
@@ -25,9 +24,28 @@ export function chain(entries: readonly AuditEntry[], head: ChainHead): ChainedR
   let { seq, hash } = head
   return entries.map((entry) => {
     seq += 1
-    const unhashed = { ...entry, audit: 1 as const, seq, prev: hash }
-    const canonical = canonicalJson(unhashed)
+    const canonical = canonicalRecord(entry, seq, hash)
     hash = digest('sha256', canonical, 'hex')
-    return { record: { ...unhashed, hash }, line: `${canonical.slice(0, -1)},"hash":"${hash}"}` }
+    return { seq, hash, line: `${canonical.slice(0, -1)},"hash":"${hash}"}` }
   })
+}
+
+const str = JSON.stringify
+/** `,"key":value` for a string member; nothing when it is undefined. */
+const member = (key: string, value: string | undefined) =>
+  value === undefined ? '' : `,"${key}":${str(value)}`
+
+/**
+ * What `canonicalJson({...entry, audit: 1, seq, prev})` gives, written out member by member in
+ * sorted key order (audit, caller, details, event, outcome, prev, requestId, seq, skillId,
+ * taskId, tenant, time): records are made for every task change, and sorting each one's keys
+ * costs more than hashing it. test/audit/verify.test.ts holds the two equal.
+ */
+function canonicalRecord(entry: AuditEntry, seq: number, prev: string): string {
+  return (
+    `{"audit":1${member('caller', entry.caller)},"details":${canonicalJson(entry.details)}` +
+    `,"event":${str(entry.event)},"outcome":${str(entry.outcome)},"prev":${str(prev)}` +
+    `${member('requestId', entry.requestId)},"seq":${seq}${member('skillId', entry.skillId)}` +
+    `${member('taskId', entry.taskId)}${member('tenant', entry.tenant)},"time":${str(entry.time)}}`
+  )
 }

@@ -13,8 +13,6 @@ import type { AuditSink } from './sink.js'
 import { AuditTrail } from './trail.js'
 
 export { auditedStore } from './audited-store.js'
-export { currentContext, runWithContext } from './context.js'
-export type { RequestContext } from './context.js'
 export { AuditEvent, AuditRecord, GENESIS } from './record.js'
 export type { AuditEntry, AuditEventName, ChainHead } from './record.js'
 export { AuditTrail } from './trail.js'

@@ -3,10 +3,14 @@
  * (Redis) hands it to any worker. Both abort a turn when its task is canceled.
  */
 import type { Task } from '../domain/model.js'
+import type { WriteOrigin } from '../store/task-store.js'
 
 export interface Dispatcher {
-  /** Runs the task's next turn. Resolves once the turn is accepted, not when it ends. */
-  dispatch(taskId: string): Promise<DispatchedTurn>
+  /**
+   * Runs the task's next turn. Resolves once the turn is accepted, not when it ends. `origin`:
+   * the request that started the turn, for the turn's writes (a queued turn does not carry it).
+   */
+  dispatch(taskId: string, origin?: WriteOrigin): Promise<DispatchedTurn>
   /** Aborts the turn running for this task, if any. */
   abort(taskId: string, reason: AbortReason): Promise<void>
   /** Takes no more turns; waits up to `graceMs` for running ones, then aborts them. */

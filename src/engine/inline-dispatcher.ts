@@ -3,6 +3,7 @@ import { ServiceUnavailableError } from '../domain/errors.js'
 import type { AbortReason, DispatchedTurn, Dispatcher } from './dispatcher.js'
 import type { Runner, TurnResult } from './runner.js'
 import { Turn } from './turn.js'
+import type { WriteOrigin } from '../store/task-store.js'
 
 interface Running {
   turn: Turn
@@ -19,11 +20,11 @@ export class InlineDispatcher implements Dispatcher {
     return this.#running.size
   }
 
-  dispatch(taskId: string): Promise<DispatchedTurn> {
+  dispatch(taskId: string, origin?: WriteOrigin): Promise<DispatchedTurn> {
     if (this.#closed)
       return Promise.reject(new ServiceUnavailableError('The server is shutting down'))
     const turn = new Turn()
-    const done = this.runner.run(taskId, turn).finally(() => {
+    const done = this.runner.run(taskId, turn, origin).finally(() => {
       if (this.#running.get(taskId)?.turn === turn) this.#running.delete(taskId)
     })
     this.#running.set(taskId, { turn, done })

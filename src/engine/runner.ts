@@ -11,7 +11,7 @@ import { now } from '../domain/model.js'
 import { agentMessage, textPart } from '../domain/parts.js'
 import type { SkillOutcome } from '../skills/skill.js'
 import type { SkillRegistry } from '../skills/registry.js'
-import type { TaskStore } from '../store/task-store.js'
+import type { TaskStore, WriteOrigin } from '../store/task-store.js'
 import { isFinal } from '../domain/state-machine.js'
 import type { ActiveTaskCap } from './active-task-cap.js'
 import type { Turn } from './turn.js'
@@ -47,8 +47,8 @@ export class Runner {
    * Resolves unrecorded when the turn ended without storing its writes (the store failed), so
    * that a queue can run it again; recorded otherwise, with the task as the turn left it.
    */
-  async run(taskId: string, turn: Turn): Promise<TurnResult> {
-    const result = await this.#run(taskId, turn)
+  async run(taskId: string, turn: Turn, origin?: WriteOrigin): Promise<TurnResult> {
+    const result = await this.#run(taskId, turn, origin)
     // A released turn runs on elsewhere; an unrecorded one runs again.
     if (result.recorded && turn.reason !== 'released') {
       const task = result.task
@@ -59,9 +59,9 @@ export class Runner {
     return result
   }
 
-  async #run(taskId: string, turn: Turn): Promise<TurnResult> {
+  async #run(taskId: string, turn: Turn, origin: WriteOrigin | undefined): Promise<TurnResult> {
     const { store, skills, log } = this.options
-    const writer = new TurnWriter(store, taskId)
+    const writer = new TurnWriter(store, taskId, origin)
     try {
       const task = await store.get(taskId)
       if (task?.status.state === 'submitted') {

@@ -21,7 +21,7 @@ import { agentMessage, textPart } from '../domain/parts.js'
 import { isFinal, isTerminal } from '../domain/state-machine.js'
 import type { SkillRegistry } from '../skills/registry.js'
 import type { EventLog } from '../store/event-log.js'
-import type { TaskPage, TaskQuery, TaskStore } from '../store/task-store.js'
+import type { TaskPage, TaskQuery, TaskStore, WriteOrigin } from '../store/task-store.js'
 import { TransitionRejectedError } from '../store/task-store.js'
 import type { ActiveTaskCap } from './active-task-cap.js'
 import type { Dispatcher } from './dispatcher.js'
@@ -54,6 +54,8 @@ export interface SendInput {
   tenant?: string
   /** The caller's scopes; when given, the skill's required scopes are checked against them. */
   scopes?: readonly string[]
+  /** The request this send comes from (the audit trail names it). */
+  requestId?: string
 }
 
 /** A message as A2A 0.2+ sends it: the server names new tasks; `taskId` continues one. */
@@ -65,6 +67,7 @@ export interface MessageInput {
   owner?: string
   tenant?: string
   scopes?: readonly string[]
+  requestId?: string
 }
 
 /** The states a message may continue. */
@@ -114,11 +117,12 @@ export class TaskService {
       status,
       final: false,
     } as const
+    const origin = originOf(input)
     const cap = this.options.activeTaskCap
     await cap?.admit(input.owner, taskId, skill)
     let result: { task: Task; created: boolean }
     try {
-      result = await store.create(task, first)
+      result = await store.create(task, first, origin)
     } catch (error) {
       await cap?.release(input.owner, taskId)
       throw error
@@ -133,7 +137,7 @@ export class TaskService {
       }
       return result
     }
-    await this.#dispatch(taskId, input.owner)
+    await this.#dispatch(taskId, input.owner, origin)
     return result
   }
 
@@ -189,7 +193,7 @@ export class TaskService {
     this.checkSkillScopes(task.skillId, input.scopes)
     const accepted = this.options.skills.get(task.skillId)?.inputModes
     if (accepted) checkMediaTypes(input.message.parts, accepted)
-    return this.continue(taskId, input.message)
+    return this.continue(taskId, input.message, originOf(input))
   }
 
   /**
@@ -205,7 +209,7 @@ export class TaskService {
   }
 
   /** Answers an input-required task: appends the message and starts the next turn. */
-  async continue(taskId: string, message: Message): Promise<Task> {
+  async continue(taskId: string, message: Message, origin?: WriteOrigin): Promise<Task> {
     const { store, skills, activeTaskCap: cap } = this.options
     checkMessageLimits(message, this.options.limits)
     // The skill's inputSchema and the cap need the task; it is read only when one applies.
@@ -221,12 +225,16 @@ export class TaskService {
     let task: Task
     try {
       task = (
-        await store.apply(taskId, {
-          kind: 'status',
-          status: { state: 'working', timestamp: now() },
-          appendToHistory: [message],
-          from: CONTINUABLE,
-        })
+        await store.apply(
+          taskId,
+          {
+            kind: 'status',
+            status: { state: 'working', timestamp: now() },
+            appendToHistory: [message],
+            from: CONTINUABLE,
+          },
+          origin,
+        )
       ).task
     } catch (error) {
       // Unless the task is running after all (another message won the race): its slot stays.
@@ -237,17 +245,18 @@ export class TaskService {
       }
       throw error
     }
-    await this.#dispatch(taskId, task.owner)
+    await this.#dispatch(taskId, task.owner, origin)
     return task
   }
 
   /** Cancels a task that has not ended, and aborts its running turn. */
-  async cancel(taskId: string): Promise<Task> {
+  async cancel(taskId: string, origin?: WriteOrigin): Promise<Task> {
     try {
-      const { task } = await this.options.store.apply(taskId, {
-        kind: 'status',
-        status: { state: 'canceled', timestamp: now() },
-      })
+      const { task } = await this.options.store.apply(
+        taskId,
+        { kind: 'status', status: { state: 'canceled', timestamp: now() } },
+        origin,
+      )
       await this.options.dispatcher.abort(taskId, 'canceled')
       await this.options.activeTaskCap?.release(task.owner, taskId)
       return task
@@ -260,9 +269,13 @@ export class TaskService {
   }
 
   /** A turn that cannot start (e.g. during shutdown) fails its task rather than leave it hanging. */
-  async #dispatch(taskId: string, owner: string | undefined): Promise<void> {
+  async #dispatch(
+    taskId: string,
+    owner: string | undefined,
+    origin: WriteOrigin | undefined,
+  ): Promise<void> {
     try {
-      const { ended } = await this.options.dispatcher.dispatch(taskId)
+      const { ended } = await this.options.dispatcher.dispatch(taskId, origin)
       if (ended) {
         this.#localTurns.set(taskId, ended)
         void ended.finally(() => {
@@ -272,14 +285,18 @@ export class TaskService {
     } catch (error) {
       const reason = error instanceof A2AError ? error.message : 'The task could not be started'
       await this.options.store
-        .apply(taskId, {
-          kind: 'status',
-          status: {
-            state: 'failed',
-            timestamp: now(),
-            message: agentMessage(randomUUID(), [textPart(reason)]),
+        .apply(
+          taskId,
+          {
+            kind: 'status',
+            status: {
+              state: 'failed',
+              timestamp: now(),
+              message: agentMessage(randomUUID(), [textPart(reason)]),
+            },
           },
-        })
+          origin,
+        )
         .catch(() => undefined)
       await this.options.activeTaskCap?.release(owner, taskId)
       throw error
@@ -387,6 +404,10 @@ export class TaskService {
     return this.get(taskId)
   }
 }
+
+/** The request a send or message comes from, for the writes it makes. */
+const originOf = ({ requestId }: { requestId?: string }): WriteOrigin | undefined =>
+  requestId === undefined ? undefined : { requestId }
 
 /** `metadata.skillId` on the message wins over the request's; absent means the default skill. */
 function skillIdOf({ message, metadata }: SendInput): string | undefined {

@@ -12,7 +12,7 @@
  */
 import type { TaskChange } from '../domain/events.js'
 import type { Task } from '../domain/model.js'
-import type { AppliedChanges, TaskStore } from '../store/task-store.js'
+import type { AppliedChanges, TaskStore, WriteOrigin } from '../store/task-store.js'
 
 /** How many unwritten changes a skill may have before its reports wait for the store. */
 export const WRITE_AHEAD = 32
@@ -30,6 +30,8 @@ export class TurnWriter {
   constructor(
     private readonly store: Pick<TaskStore, 'applyAll'>,
     private readonly taskId: string,
+    /** The request that started the turn, handed to the store with every write. */
+    private readonly origin?: WriteOrigin,
   ) {}
 
   /** The task as the last write left it (undefined before the first). */
@@ -81,7 +83,7 @@ export class TurnWriter {
       this.#batch = undefined
       if (this.#failure) throw this.#failure
       try {
-        this.#applied = await this.store.applyAll(this.taskId, changes)
+        this.#applied = await this.store.applyAll(this.taskId, changes, this.origin)
       } catch (error) {
         this.#failure = error instanceof Error ? error : new Error(String(error))
         throw error

@@ -20,17 +20,37 @@ import type { StoredEvent, TaskChange, TaskEvent } from '../domain/events.js'
 import type { Task, TaskState } from '../domain/model.js'
 
 export interface TaskStore {
-  create(task: Task, first: TaskEvent): Promise<{ task: Task; created: boolean }>
+  create(
+    task: Task,
+    first: TaskEvent,
+    origin?: WriteOrigin,
+  ): Promise<{ task: Task; created: boolean }>
   get(taskId: string): Promise<Task | undefined>
   /** Throws TaskNotFoundError, or TransitionRejectedError carrying the state that refused it. */
-  apply(taskId: string, change: TaskChange): Promise<{ task: Task; event: StoredEvent }>
+  apply(
+    taskId: string,
+    change: TaskChange,
+    origin?: WriteOrigin,
+  ): Promise<{ task: Task; event: StoredEvent }>
   /**
    * `events[i]` is the event of `changes[i]`, or undefined where the state refused it; `task` is
    * the task after all of them. Throws TaskNotFoundError.
    */
-  applyAll(taskId: string, changes: readonly TaskChange[]): Promise<AppliedChanges>
+  applyAll(
+    taskId: string,
+    changes: readonly TaskChange[],
+    origin?: WriteOrigin,
+  ): Promise<AppliedChanges>
   /** Throws InvalidRequestError for a page token it did not issue. */
   list(query: TaskQuery): Promise<TaskPage>
+}
+
+/**
+ * The request a write comes from, for the audit trail (stores themselves ignore it): the engine
+ * passes it down explicitly, from the route through the turn it starts.
+ */
+export interface WriteOrigin {
+  requestId?: string
 }
 
 export interface AppliedChanges {

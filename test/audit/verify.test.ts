@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import { chain, recordHash } from '../../src/audit/hash.js'
-import type { AuditEntry, AuditRecord } from '../../src/audit/record.js'
-import { AuditEvent, EMPTY_HEAD } from '../../src/audit/record.js'
+import type { AuditEntry } from '../../src/audit/record.js'
+import { AuditEvent, AuditRecord, EMPTY_HEAD } from '../../src/audit/record.js'
 import { verifyChain } from '../../src/audit/verify.js'
+import { canonicalJson } from '../../src/domain/canonical-json.js'
 
 const entry = (n: number): AuditEntry => ({
   time: new Date(1_700_000_000_000 + n).toISOString(),
@@ -16,7 +17,7 @@ const trail = (length: number): AuditRecord[] =>
   chain(
     Array.from({ length }, (_, n) => entry(n)),
     EMPTY_HEAD,
-  ).map(({ record }) => record)
+  ).map(({ line }) => JSON.parse(line) as AuditRecord)
 
 describe('verifying an audit chain', () => {
   it('accepts an intact chain and names its span', () => {
@@ -85,5 +86,74 @@ describe('verifying an audit chain', () => {
       ok: false,
       reason: 'malformed',
     })
+  })
+})
+
+describe('chaining audit records', () => {
+  const who = { caller: 'acme/alice', tenant: 'acme', requestId: 'req-1' }
+  const time = '2026-01-01T00:00:00.000Z'
+  const entries: AuditEntry[] = [
+    { ...entry(1) },
+    { ...entry(2), ...who },
+    {
+      ...who,
+      time,
+      taskId: 't',
+      skillId: 'echo',
+      event: AuditEvent.taskReceived,
+      outcome: 'received',
+      details: { parts: 2, contextId: 'c' },
+    },
+    {
+      time,
+      taskId: 't',
+      event: AuditEvent.artifactDelivered,
+      outcome: 'delivered',
+      details: { lastChunk: true, parts: 1, artifactId: 'a"\u2028', append: false },
+    },
+    {
+      ...who,
+      time,
+      event: AuditEvent.rateLimitHit,
+      outcome: 'limited',
+      details: { route: '/tasks/send', method: 'POST', max: 5, limit: 'requests', windowMs: 10 },
+    },
+    {
+      time,
+      event: AuditEvent.authFailure,
+      outcome: 'rejected',
+      details: { reason: 'expired', method: 'GET', route: '/tasks/:id' },
+    },
+  ]
+
+  it('stores each record as its canonical JSON, with a hash over it without `hash`', () => {
+    const chained = chain(entries, EMPTY_HEAD)
+    for (const { line, seq, hash } of chained) {
+      const record = JSON.parse(line) as AuditRecord
+      const canonical = canonicalJson({ ...record, hash: undefined })
+      expect(line).toBe(`${canonical.slice(0, -1)},"hash":"${hash}"}`)
+      expect(record).toMatchObject({ audit: 1, seq, hash })
+      expect(recordHash(record)).toBe(hash)
+      expect(AuditRecord.safeParse(record).success).toBe(true)
+    }
+    expect(verifyChain(chained.map(({ line }) => JSON.parse(line) as AuditRecord))).toMatchObject({
+      ok: true,
+    })
+  })
+
+  it('leaves out the fields an entry does not have', () => {
+    const [line] = chain([entries[0]!], EMPTY_HEAD).map((record) => record.line)
+    expect(Object.keys(JSON.parse(line!) as object)).toEqual([
+      'audit',
+      'details',
+      'event',
+      'outcome',
+      'prev',
+      'seq',
+      'skillId',
+      'taskId',
+      'time',
+      'hash',
+    ])
   })
 })

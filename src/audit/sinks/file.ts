@@ -61,7 +61,7 @@ export class FileAuditSink implements AuditSink {
       (this.#startOnNewLine ? '\n' : '') + records.map(({ line }) => `${line}\n`).join('')
     await this.#handle.appendFile(text, 'utf8')
     this.#startOnNewLine = false
-    this.#head = records[records.length - 1]?.record ?? this.#head
+    this.#head = records[records.length - 1] ?? this.#head
   }
 
   async close(): Promise<void> {

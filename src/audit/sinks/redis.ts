@@ -48,7 +48,7 @@ export class RedisAuditSink implements AuditSink {
     let entries = batch
     for (;;) {
       const records = chain(entries, this.#head)
-      const last = records[records.length - 1]?.record
+      const last = records[records.length - 1]
       if (!last) return
       let reply: unknown
       try {

@@ -24,7 +24,7 @@ export class StdoutAuditSink implements AuditSink {
     return new Promise((resolve, reject) => {
       this.out.write(text, (error) => {
         if (error) return reject(error)
-        this.#head = records[records.length - 1]?.record ?? this.#head
+        this.#head = records[records.length - 1] ?? this.#head
         resolve()
       })
     })

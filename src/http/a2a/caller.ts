@@ -6,20 +6,30 @@
 import type { FastifyRequest } from 'fastify'
 import type { Caller } from '../../domain/caller.js'
 import { isAdmin, ownerKey } from '../../domain/caller.js'
+import type { WriteOrigin } from '../../store/task-store.js'
 
 export const callerOf = (request: FastifyRequest): Caller | undefined => request.caller ?? undefined
 
-/** The fields of a send that say who creates the task and what the caller may use. */
-export function creatorOf(caller: Caller | undefined): {
+/** The request a task write comes from, as the audit trail names it. */
+export const originOf = (request: FastifyRequest): WriteOrigin => ({ requestId: request.id })
+
+/**
+ * The fields of a send that say who creates the task and what the caller may use, and the
+ * request it comes from.
+ */
+export function creatorOf(request: FastifyRequest): {
   owner?: string
   tenant?: string
   scopes?: readonly string[]
+  requestId: string
 } {
-  if (caller === undefined) return {}
+  const caller = callerOf(request)
+  if (caller === undefined) return { requestId: request.id }
   return {
     owner: ownerKey(caller),
     ...(caller.tenant !== undefined && { tenant: caller.tenant }),
     scopes: caller.scopes,
+    requestId: request.id,
   }
 }
 

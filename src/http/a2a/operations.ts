@@ -7,7 +7,7 @@ import type { TaskEvent } from '../../domain/events.js'
 import type { Task, TaskState } from '../../domain/model.js'
 import { isFinal, isTerminal } from '../../domain/state-machine.js'
 import type { MessageInput, TaskService } from '../../engine/task-service.js'
-import type { TaskPage } from '../../store/task-store.js'
+import type { TaskPage, WriteOrigin } from '../../store/task-store.js'
 
 /** What a stream carries: the task snapshot first, then the task's events as they happen. */
 export type StreamItem = { task: Task } | { event: TaskEvent }
@@ -83,10 +83,10 @@ export class A2AOperations {
     return this.tasks.getFor(taskId, owner)
   }
 
-  async cancel(taskId: string, owner: string | undefined): Promise<Task> {
+  async cancel(taskId: string, owner: string | undefined, origin?: WriteOrigin): Promise<Task> {
     checkTaskId(taskId)
     await this.tasks.getFor(taskId, owner)
-    return this.tasks.cancel(taskId)
+    return this.tasks.cancel(taskId, origin)
   }
 
   list(input: ListInput, owner: string | undefined): Promise<TaskPage> {

@@ -1,16 +1,11 @@
 /**
- * The audit trail on the app: `app.audit` (the trail), the request context that the audited
- * store reads (request id, caller, tenant), and one small function per request-level event for
- * the authentication and rate-limit plugins to call. Shutdown flushes the trail.
- *
- * The context is entered in `preHandler`, after the body is parsed (body parsing runs in the
- * socket's async context, not the request's) and after authentication has named the caller;
- * every store call a route handler makes, however deep, runs inside it.
+ * The audit trail on the app: `app.audit` (the trail), and one small function per request-level
+ * event for the authentication and rate-limit plugins to call. Shutdown flushes the trail. Task
+ * events are recorded by the audited store, with the request id the routes hand the engine
+ * (`originOf` in a2a/caller.ts).
  */
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
-import type { RequestContext } from '../../audit/context.js'
-import { runWithContext } from '../../audit/context.js'
 import { AuditEvent } from '../../audit/record.js'
 import type { AuditTrail } from '../../audit/trail.js'
 import { ActiveTaskLimitError } from '../../domain/errors.js'
@@ -34,11 +29,6 @@ declare module 'fastify' {
 
 const audit: FastifyPluginAsync<AuditPluginOptions> = async (app, { trail, flushTimeoutMs }) => {
   app.decorate('audit', trail)
-  if (trail.enabled) {
-    app.addHook('preHandler', (request, _reply, done) => {
-      runWithContext(() => requestContext(request), done)
-    })
-  }
   // The per-caller cap on running tasks is a limit too, though the engine enforces it.
   app.addHook('onError', async (request, _reply, error) => {
     if (error instanceof ActiveTaskLimitError) {
@@ -50,17 +40,6 @@ const audit: FastifyPluginAsync<AuditPluginOptions> = async (app, { trail, flush
 }
 
 export default fp(audit, { name: 'a2a-audit', fastify: '5.x' })
-
-/** The request's id, its caller (set by authentication) and the caller's tenant, if any. */
-export function requestContext(request: FastifyRequest): RequestContext {
-  const caller = callerOf(request)
-  return {
-    requestId: request.id,
-    // The owner key tasks carry (tenant/subject), so request and task records name callers alike.
-    ...(caller && { caller: ownerKey(caller) }),
-    ...(caller?.tenant !== undefined && { tenant: caller.tenant }),
-  }
-}
 
 /** Credentials were missing or refused (401). `reason`: a short code, never the token. */
 export function auditAuthFailure(request: FastifyRequest, reason: string): void {
@@ -105,9 +84,16 @@ export function auditRateLimitHit(
   })
 }
 
+/** The request's id, its caller (set by authentication) and the caller's tenant, if any. */
 function requestFields(request: FastifyRequest) {
-  const { requestId, caller, tenant } = requestContext(request)
-  return { time: now(), requestId, caller, tenant }
+  const caller = callerOf(request)
+  return {
+    time: now(),
+    requestId: request.id,
+    // The owner key tasks carry (tenant/subject), so request and task records name callers alike.
+    caller: caller && ownerKey(caller),
+    tenant: caller?.tenant,
+  }
 }
 
 /** The method and the route pattern (or the path without its query: never a query string). */

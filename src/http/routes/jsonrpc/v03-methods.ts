@@ -1,5 +1,5 @@
 /** The A2A 0.3 JSON-RPC methods (no `A2A-Version`): decode params → operation → encode. */
-import type { Caller } from '../../../domain/caller.js'
+import type { FastifyRequest } from 'fastify'
 import { PushNotificationNotSupportedError } from '../../../domain/errors.js'
 import { isFinal } from '../../../domain/state-machine.js'
 import { rpcResult } from '../../../protocol/a2a/jsonrpc.js'
@@ -12,14 +12,14 @@ import {
 import { v03RpcErrorReply } from '../../../protocol/v03/errors.js'
 import { MessageSendParams, TaskIdParams, TaskQueryParams } from '../../../protocol/v03/schemas.js'
 import type { StreamItem } from '../../a2a/operations.js'
-import { creatorOf, viewerOf } from '../../a2a/caller.js'
+import { creatorOf, originOf, viewerOf } from '../../a2a/caller.js'
 import { parseParams } from '../../a2a/params.js'
 import { sendStream } from '../../a2a/sse.js'
 import type { RpcContext, RpcMethod } from './method.js'
 import { STREAMED } from './method.js'
 import { checkStreaming } from './v10-methods.js'
 
-function messageInput(params: MessageSendParams, caller: Caller | undefined) {
+function messageInput(params: MessageSendParams, request: FastifyRequest) {
   if (params.configuration?.pushNotificationConfig !== undefined) {
     throw new PushNotificationNotSupportedError()
   }
@@ -29,7 +29,7 @@ function messageInput(params: MessageSendParams, caller: Caller | undefined) {
     ...(message.taskId !== undefined && { taskId: message.taskId }),
     ...(message.contextId !== undefined && { contextId: message.contextId }),
     ...(params.metadata && { metadata: params.metadata }),
-    ...creatorOf(caller),
+    ...creatorOf(request),
   }
 }
 
@@ -61,17 +61,17 @@ const rpcStream = (context: RpcContext) => ({
 const pushNotSupported: RpcMethod = () => Promise.reject(new PushNotificationNotSupportedError())
 
 export const v03Methods: Record<string, RpcMethod> = {
-  async 'message/send'({ params, ops, caller }) {
-    const request = parseParams(MessageSendParams, params)
+  async 'message/send'({ params, ops, request }) {
+    const send = parseParams(MessageSendParams, params)
     // 0.3 leaves the default open; like the official SDKs, only `blocking: false` returns early.
-    const blocking = request.configuration?.blocking !== false
-    const task = await ops.send(messageInput(request, caller), blocking)
-    return { result: sendResultToV03(task, request.configuration?.historyLength) }
+    const blocking = send.configuration?.blocking !== false
+    const task = await ops.send(messageInput(send, request), blocking)
+    return { result: sendResultToV03(task, send.configuration?.historyLength) }
   },
 
   async 'message/stream'(context) {
     checkStreaming(context)
-    const input = messageInput(parseParams(MessageSendParams, context.params), context.caller)
+    const input = messageInput(parseParams(MessageSendParams, context.params), context.request)
     await sendStream(
       context.reply,
       async (signal) => withFinalStatus(await context.ops.stream(input, signal)),
@@ -85,9 +85,9 @@ export const v03Methods: Record<string, RpcMethod> = {
     return { result: taskToV03(await ops.get(id, viewerOf(caller)), historyLength) }
   },
 
-  async 'tasks/cancel'({ params, ops, caller }) {
+  async 'tasks/cancel'({ params, ops, caller, request }) {
     const { id } = parseParams(TaskIdParams, params)
-    return { result: taskToV03(await ops.cancel(id, viewerOf(caller))) }
+    return { result: taskToV03(await ops.cancel(id, viewerOf(caller), originOf(request))) }
   },
 
   async 'tasks/resubscribe'(context) {

@@ -1,5 +1,5 @@
 /** The A2A 1.0 JSON-RPC methods (`A2A-Version: 1.0`): decode params → operation → encode. */
-import type { Caller } from '../../../domain/caller.js'
+import type { FastifyRequest } from 'fastify'
 import {
   PushNotificationNotSupportedError,
   UnsupportedOperationError,
@@ -19,7 +19,7 @@ import {
   TaskIdRequest,
 } from '../../../protocol/v10/schemas.js'
 import type { StreamItem } from '../../a2a/operations.js'
-import { creatorOf, viewerOf } from '../../a2a/caller.js'
+import { creatorOf, originOf, viewerOf } from '../../a2a/caller.js'
 import { listTasksV10 } from '../../a2a/list-tasks.js'
 import { parseProtoJson } from '../../a2a/params.js'
 import { sendStream } from '../../a2a/sse.js'
@@ -27,7 +27,7 @@ import type { RpcContext, RpcMethod } from './method.js'
 import { STREAMED } from './method.js'
 
 /** SendMessageRequest → the engine's MessageInput. */
-export function v10MessageInput(request: SendMessageRequest, caller: Caller | undefined) {
+export function v10MessageInput(request: SendMessageRequest, from: FastifyRequest) {
   if (request.configuration?.taskPushNotificationConfig !== undefined) {
     throw new PushNotificationNotSupportedError()
   }
@@ -37,7 +37,7 @@ export function v10MessageInput(request: SendMessageRequest, caller: Caller | un
     ...(message.taskId !== undefined && { taskId: message.taskId }),
     ...(message.contextId !== undefined && { contextId: message.contextId }),
     ...(request.metadata && { metadata: request.metadata }),
-    ...creatorOf(caller),
+    ...creatorOf(from),
   }
 }
 
@@ -59,9 +59,10 @@ const rpcStream = (context: RpcContext) => ({
 const pushNotSupported: RpcMethod = () => Promise.reject(new PushNotificationNotSupportedError())
 
 export const v10Methods: Record<string, RpcMethod> = {
-  async SendMessage({ params, ops, caller }) {
-    const request = parseProtoJson(SendMessageRequest, params)
-    const input = v10MessageInput(request, caller)
+  async SendMessage(context) {
+    const request = parseProtoJson(SendMessageRequest, context.params)
+    const { ops } = context
+    const input = v10MessageInput(request, context.request)
     const blocking = request.configuration?.returnImmediately !== true
     const task = await ops.send(input, blocking)
     return { result: sendResultToV10(task, request.configuration?.historyLength) }
@@ -71,7 +72,7 @@ export const v10Methods: Record<string, RpcMethod> = {
     checkStreaming(context)
     const input = v10MessageInput(
       parseProtoJson(SendMessageRequest, context.params),
-      context.caller,
+      context.request,
     )
     await sendStream(
       context.reply,
@@ -91,9 +92,9 @@ export const v10Methods: Record<string, RpcMethod> = {
     return { result: await listTasksV10(ops, request, viewerOf(caller)) }
   },
 
-  async CancelTask({ params, ops, caller }) {
+  async CancelTask({ params, ops, caller, request }) {
     const { id } = parseProtoJson(TaskIdRequest, params)
-    return { result: taskToV10(await ops.cancel(id, viewerOf(caller))) }
+    return { result: taskToV10(await ops.cancel(id, viewerOf(caller), originOf(request))) }
   },
 
   async SubscribeToTask(context) {

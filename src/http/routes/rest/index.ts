@@ -15,7 +15,7 @@ import { sendResultToV10, taskToV10 } from '../../../protocol/v10/codec.js'
 import { v10RestErrorReply } from '../../../protocol/v10/errors.js'
 import { GetTaskQuery, ListTasksQuery, SendMessageRequest } from '../../../protocol/v10/schemas.js'
 import { toA2AError } from '../../errors.js'
-import { callerOf, viewerOf } from '../../a2a/caller.js'
+import { callerOf, originOf, viewerOf } from '../../a2a/caller.js'
 import type { ExtendedCards } from '../../a2a/extended-card.js'
 import { listTasksV10 } from '../../a2a/list-tasks.js'
 import type { A2AOperations } from '../../a2a/operations.js'
@@ -60,17 +60,14 @@ function routes(app: FastifyInstance, prefix: string, options: RestRoutesOptions
 
   app.post(`${prefix}/message::send`, async (request, reply) => {
     const body = parseProtoJson(SendMessageRequest, request.body)
-    const input = v10MessageInput(body, callerOf(request))
+    const input = v10MessageInput(body, request)
     const task = await ops.send(input, body.configuration?.returnImmediately !== true)
     return send(reply, sendResultToV10(task, body.configuration?.historyLength))
   })
 
   app.post(`${prefix}/message::stream`, { sse: 'manual' }, async (request, reply) => {
     checkStreaming(app)
-    const input = v10MessageInput(
-      parseProtoJson(SendMessageRequest, request.body),
-      callerOf(request),
-    )
+    const input = v10MessageInput(parseProtoJson(SendMessageRequest, request.body), request)
     // Not `return reply`: the reply thenable settles only when the stream has ended.
     await sendStream(reply, (signal) => ops.stream(input, signal), streamEncoding)
   })
@@ -109,7 +106,10 @@ function routes(app: FastifyInstance, prefix: string, options: RestRoutesOptions
     async (request, reply) => {
       const { id, verb } = splitVerb(request.params.id)
       if (verb === 'cancel')
-        return send(reply, taskToV10(await ops.cancel(id, viewerOf(callerOf(request)))))
+        return send(
+          reply,
+          taskToV10(await ops.cancel(id, viewerOf(callerOf(request)), originOf(request))),
+        )
       if (verb === 'subscribe') {
         checkStreaming(app)
         await sendStream(

@@ -7,7 +7,7 @@ import type { FastifyPluginAsync } from 'fastify'
 import { InvalidRequestError } from '../../../domain/errors.js'
 import { messageFromSeed, taskToSeed } from '../../../protocol/seed/codec.js'
 import { ContinueTaskBody, SendTaskBody, TaskParams } from '../../../protocol/seed/schemas.js'
-import { callerOf, creatorOf, viewerOf } from '../../a2a/caller.js'
+import { callerOf, creatorOf, originOf, viewerOf } from '../../a2a/caller.js'
 import type { ZodTypeProvider } from '../../zod-type-provider.js'
 import type { SeedRoutesOptions } from './index.js'
 
@@ -21,7 +21,7 @@ const send: FastifyPluginAsync<SeedRoutesOptions> = async (fastify, options) => 
       ...(sessionId && { contextId: sessionId }),
       message: messageFromSeed(message),
       ...(metadata && { metadata }),
-      ...creatorOf(callerOf(request)),
+      ...creatorOf(request),
     })
     const task = await app.tasks.waitForFinal(id, options.sendWaitMs)
     return taskToSeed(task, historyLength)
@@ -40,7 +40,7 @@ const send: FastifyPluginAsync<SeedRoutesOptions> = async (fastify, options) => 
       // Another caller's task is "not found"; a revoked skill scope stops the next turn.
       const task = await app.tasks.getFor(id, viewerOf(caller))
       app.tasks.checkSkillScopes(task.skillId, caller?.scopes)
-      await app.tasks.continue(id, messageFromSeed(message))
+      await app.tasks.continue(id, messageFromSeed(message), originOf(request))
       return taskToSeed(await app.tasks.waitForFinal(id, options.sendWaitMs), historyLength)
     },
   )

@@ -8,7 +8,7 @@ import type { TaskService } from '../../../engine/task-service.js'
 import { messageFromSeed } from '../../../protocol/seed/codec.js'
 import { SendTaskBody } from '../../../protocol/seed/schemas.js'
 import { SeedFolder } from '../../../protocol/seed/stream.js'
-import { callerOf, creatorOf } from '../../a2a/caller.js'
+import { creatorOf } from '../../a2a/caller.js'
 import type { ZodTypeProvider } from '../../zod-type-provider.js'
 
 const subscribe: FastifyPluginAsync = async (fastify) => {
@@ -24,7 +24,7 @@ const subscribe: FastifyPluginAsync = async (fastify) => {
         ...(sessionId && { contextId: sessionId }),
         message: messageFromSeed(message),
         ...(metadata && { metadata }),
-        ...creatorOf(callerOf(request)),
+        ...creatorOf(request),
       })
       const closed = new AbortController()
       reply.sse.onClose(() => closed.abort())

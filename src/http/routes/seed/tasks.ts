@@ -2,7 +2,7 @@
 import type { FastifyPluginAsync } from 'fastify'
 import { taskToSeed } from '../../../protocol/seed/codec.js'
 import { GetTaskQuery, TaskParams } from '../../../protocol/seed/schemas.js'
-import { callerOf, viewerOf } from '../../a2a/caller.js'
+import { callerOf, originOf, viewerOf } from '../../a2a/caller.js'
 import type { ZodTypeProvider } from '../../zod-type-provider.js'
 
 const tasks: FastifyPluginAsync = async (fastify) => {
@@ -20,7 +20,7 @@ const tasks: FastifyPluginAsync = async (fastify) => {
   app.post('/tasks/:id/cancel', { schema: { params: TaskParams } }, async (request) => {
     const { id } = request.params
     await app.tasks.getFor(id, viewerOf(callerOf(request)))
-    return taskToSeed(await app.tasks.cancel(id))
+    return taskToSeed(await app.tasks.cancel(id, originOf(request)))
   })
 }
 
