@@ -32,6 +32,7 @@ export function redisBackend(config: Config & { REDIS_URL: string }, log: Logger
     redis,
     prefix,
     terminalTtlSeconds: config.TASK_RETENTION_SECONDS,
+    log,
   })
   const queue = new WorkQueue(redis, prefix, consumer)
   const sweeper = startSweeper(store, config.TASK_SWEEP_INTERVAL_MS, log)

@@ -52,8 +52,10 @@ export class Runner {
     // A released turn runs on elsewhere; an unrecorded one runs again.
     if (result.recorded && turn.reason !== 'released') {
       const task = result.task
+      // Not awaited: the outcome is stored, and the store sends this caller's next admission
+      // after the release (memory releases at once). A failed release is logged, and lapses.
       if (task && isFinal(task.status.state)) {
-        await this.options.activeTaskCap?.release(task.owner, taskId)
+        void this.options.activeTaskCap?.release(task.owner, taskId)
       }
     }
     return result

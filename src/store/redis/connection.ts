@@ -7,6 +7,7 @@
 import { Redis } from 'ioredis'
 import type { RedisOptions } from 'ioredis'
 import { ServiceUnavailableError } from '../../domain/errors.js'
+import { coalesceWrites } from './coalesced-writes.js'
 
 /** The longest pause between two reconnection attempts, and so the longest a request waits. */
 export const RECONNECT_CAP_MS = 1000
@@ -20,14 +21,18 @@ export const connectionOptions: RedisOptions = {
   connectTimeout: 2000,
   // No auto-pipelining: its queue holds a command issued during an outage until Redis is back,
   // instead of failing it within one attempt (a turn's outcome would land late, not run again).
+  // Writes are coalesced at the socket instead (coalesced-writes.ts).
 }
 
 /** For a connection that blocks (XREAD, XREADGROUP): a commandTimeout would cut a BLOCK short. */
 export const blockingOptions: RedisOptions = { commandTimeout: undefined }
 
-/** Opens a connection; `name` shows in CLIENT LIST. It connects in the background. */
+/**
+ * Opens a connection; `name` shows in CLIENT LIST. It connects in the background, and sends the
+ * commands of one event-loop turn in one write (coalesced-writes.ts).
+ */
 export function connectRedis(url: string, name: string, options: RedisOptions = {}): Redis {
-  return new Redis(url, { ...connectionOptions, connectionName: name, ...options })
+  return coalesceWrites(new Redis(url, { ...connectionOptions, connectionName: name, ...options }))
 }
 
 /** A connection error or a Redis refusal that passes once Redis is back (or less loaded). */

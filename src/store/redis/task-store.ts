@@ -23,6 +23,8 @@ export interface RedisTaskStoreOptions {
   /** How long a terminal task and its events are kept; 0 keeps them forever. */
   terminalTtlSeconds: number
   scripts: TaskScripts
+  /** Told when an index write failed (it is repaired later; see #indexBehind). */
+  onIndexError?: (error: unknown, taskId: string) => void
 }
 
 export class RedisTaskStore implements TaskStore {
@@ -31,8 +33,11 @@ export class RedisTaskStore implements TaskStore {
   readonly #ttl: number
   readonly #scripts: TaskScripts
   readonly #index: TaskIndex
+  readonly #behind = new Set<Promise<void>>()
+  readonly #onIndexError: (error: unknown, taskId: string) => void
 
-  constructor({ redis, prefix, terminalTtlSeconds, scripts }: RedisTaskStoreOptions) {
+  constructor({ redis, prefix, terminalTtlSeconds, scripts, onIndexError }: RedisTaskStoreOptions) {
+    this.#onIndexError = onIndexError ?? (() => undefined)
     this.#redis = redis
     this.#prefix = prefix
     this.#ttl = terminalTtlSeconds
@@ -91,8 +96,27 @@ export class RedisTaskStore implements TaskStore {
     // Redis holds its own copy now: the caller's object is handed back as it is.
     const stored = reply.created ? task : decodeTask(task.id, reply.fields)
     // Also when the id was taken: it repairs an index step that a crash after create.lua lost.
-    await this.#index.record(stored, this.#expiresAt(stored))
+    this.#indexBehind(stored)
     return { task: stored, created: reply.created }
+  }
+
+  /**
+   * Records the task in the indexes without holding up the write that called for it: the task
+   * is stored, and this connection sends its later commands (a list, the task's next change)
+   * after this one, so only another process may list a moment before the entry lands. A step
+   * that fails is repaired as keys.ts says (the next final state, the sweep), and logged.
+   */
+  #indexBehind(task: Task): void {
+    const written = this.#index
+      .record(task, this.#expiresAt(task))
+      .catch((error: unknown) => this.#onIndexError(error, task.id))
+      .finally(() => this.#behind.delete(written))
+    this.#behind.add(written)
+  }
+
+  /** Resolves once the index writes in flight have landed (or failed). */
+  async settled(): Promise<void> {
+    await Promise.all(this.#behind)
   }
 
   async #get(taskId: string): Promise<Task | undefined> {
@@ -123,7 +147,7 @@ export class RedisTaskStore implements TaskStore {
       (change, i) =>
         change.kind === 'status' && isFinal(change.status.state) && 'eventId' in reply.outcomes[i]!,
     )
-    if (reachedFinal) await this.#index.record(decoded(), this.#expiresAt(decoded()))
+    if (reachedFinal) this.#indexBehind(decoded())
     const contextId = contextIdOf(taskId, reply.fields)
     return {
       get task() {
