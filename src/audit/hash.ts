@@ -4,7 +4,7 @@
  * Redis script cannot compute sha256 (Lua there has only sha1), so Node computes every hash.
  */
 import { hash as digest } from 'node:crypto'
-import { canonicalJson } from '../domain/canonical-json.js'
+import { canonicalJson, jsonString as str } from '../domain/canonical-json.js'
 import type { AuditEntry, AuditRecord, ChainHead } from './record.js'
 
 /** The hash a record should carry: over everything but its own `hash`. */
@@ -30,7 +30,6 @@ export function chain(entries: readonly AuditEntry[], head: ChainHead): ChainedR
   })
 }
 
-const str = JSON.stringify
 /** `,"key":value` for a string member; nothing when it is undefined. */
 const member = (key: string, value: string | undefined) =>
   value === undefined ? '' : `,"${key}":${str(value)}`

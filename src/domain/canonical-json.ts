@@ -3,6 +3,7 @@
  * equal values always serialize, and hash, alike: request fingerprints and the audit chain.
  */
 export function canonicalJson(value: unknown): string {
+  if (typeof value === 'string') return jsonString(value)
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null'
   if (Array.isArray(value)) {
     let out = '['
@@ -13,7 +14,18 @@ export function canonicalJson(value: unknown): string {
   let out = '{'
   for (const key of Object.keys(record).sort()) {
     if (record[key] === undefined) continue
-    out += `${out.length === 1 ? '' : ','}${JSON.stringify(key)}:${canonicalJson(record[key])}`
+    out += `${out.length === 1 ? '' : ','}${jsonString(key)}:${canonicalJson(record[key])}`
   }
   return `${out}}`
+}
+
+/** What JSON.stringify escapes in a string: quotes, backslashes, controls, lone surrogates. */
+const ESCAPED = /["\\\u0000-\u001f\ud800-\udfff]/
+
+/**
+ * JSON.stringify(text), without its cost for the common text that needs no escape (ids,
+ * timestamps, names): records and fingerprints are made on every request.
+ */
+export function jsonString(text: string): string {
+  return ESCAPED.test(text) ? JSON.stringify(text) : `"${text}"`
 }
