@@ -6,6 +6,7 @@
 import type { FastifyReply } from 'fastify'
 import type { A2AError } from '../../domain/errors.js'
 import { toA2AError } from '../errors.js'
+import { closedSignal } from '../sse-closed.js'
 import type { StreamItem } from './operations.js'
 
 export interface StreamEncoding {
@@ -18,10 +19,8 @@ export async function sendStream(
   open: (signal: AbortSignal) => Promise<AsyncIterable<StreamItem>>,
   encoding: StreamEncoding,
 ): Promise<void> {
-  const closed = new AbortController()
   // Errors opening the stream (unknown task, bad state) propagate as ordinary replies.
-  const items = await open(closed.signal)
-  reply.sse.onClose(() => closed.abort())
+  const items = await open(closedSignal(reply))
   await reply.sse.send(frames(items, encoding, reply))
 }
 

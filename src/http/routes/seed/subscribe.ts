@@ -9,6 +9,7 @@ import { messageFromSeed } from '../../../protocol/seed/codec.js'
 import { SendTaskBody } from '../../../protocol/seed/schemas.js'
 import { SeedFolder } from '../../../protocol/seed/stream.js'
 import { creatorOf } from '../../a2a/caller.js'
+import { closedSignal } from '../../sse-closed.js'
 import type { ZodTypeProvider } from '../../zod-type-provider.js'
 
 const subscribe: FastifyPluginAsync = async (fastify) => {
@@ -26,10 +27,9 @@ const subscribe: FastifyPluginAsync = async (fastify) => {
         ...(metadata && { metadata }),
         ...creatorOf(request),
       })
-      const closed = new AbortController()
-      reply.sse.onClose(() => closed.abort())
       const lastEventId = reply.sse.lastEventId ?? undefined
-      await reply.sse.send(frames(app.tasks, task.id, task.contextId, lastEventId, closed.signal))
+      const signal = closedSignal(reply)
+      await reply.sse.send(frames(app.tasks, task.id, task.contextId, lastEventId, signal))
     },
   )
 }
