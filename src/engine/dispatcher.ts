@@ -8,7 +8,7 @@ import type { WriteOrigin } from '../store/task-store.js'
 export interface Dispatcher {
   /**
    * Runs the task's next turn. Resolves once the turn is accepted, not when it ends. `origin`:
-   * the request that started the turn, for the turn's writes (a queued turn does not carry it).
+   * the request that started the turn, handed to the turn's writes (a queued turn carries it).
    */
   dispatch(taskId: string, origin?: WriteOrigin): Promise<DispatchedTurn>
   /** Aborts the turn running for this task, if any. */

@@ -34,6 +34,14 @@ describe('the audit trail across processes on one Redis', () => {
     )
     const taskIds = new Set(records.map((record: any) => record.taskId))
     for (const reply of replies) expect(taskIds.has(reply.body.id)).toBe(true)
+    // A turn taken from the queue carries the request that started it: each task's records,
+    // whichever process wrote them, name the one request of its send.
+    for (const taskId of taskIds) {
+      const requestIds = new Set(
+        records.filter((record: any) => record.taskId === taskId).map((r: any) => r.requestId),
+      )
+      expect([...requestIds]).toEqual([expect.any(String)])
+    }
 
     let out = ''
     const code = await run(['verify', '--redis', redisUrl(), '--prefix', cluster.prefix()], {

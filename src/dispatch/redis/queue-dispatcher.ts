@@ -12,6 +12,7 @@ import type { TaskState } from '../../domain/model.js'
 import { isFinal } from '../../domain/state-machine.js'
 import type { AbortReason, DispatchedTurn, Dispatcher } from '../../engine/dispatcher.js'
 import type { WorkQueue } from '../../store/redis/work-queue.js'
+import type { WriteOrigin } from '../../store/task-store.js'
 import type { QueueWorker } from './worker.js'
 
 export interface QueueDispatcherOptions {
@@ -50,11 +51,12 @@ export class QueueDispatcher implements Dispatcher {
     this.#timer = setInterval(() => this.#tick(), 1000).unref()
   }
 
-  async dispatch(taskId: string): Promise<DispatchedTurn> {
+  async dispatch(taskId: string, origin?: WriteOrigin): Promise<DispatchedTurn> {
     if (this.#closed) throw new ServiceUnavailableError('The server is shutting down')
     const { ended } = this.#expect(taskId)
+    const { queue } = this.#options
     try {
-      await this.#options.queue.enqueue(taskId, this.#options.queue.consumer)
+      await queue.enqueue(taskId, queue.consumer, origin?.requestId)
     } catch (error) {
       this.turnEnded(taskId)
       throw error

@@ -160,7 +160,8 @@ export class QueueWorker {
   }
 
   async #run(entry: QueuedTurn, turn: Turn): Promise<void> {
-    const result = await this.#options.runner.run(entry.taskId, turn)
+    const origin = entry.requestId === undefined ? undefined : { requestId: entry.requestId }
+    const result = await this.#options.runner.run(entry.taskId, turn, origin)
     // Released: another worker has the turn now (or gets it from close()).
     // Not recorded: the store failed; the entry stays pending and is reclaimed.
     if (turn.reason === 'released' || !result.recorded) return

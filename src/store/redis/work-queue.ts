@@ -23,6 +23,8 @@ export interface QueuedTurn {
   origin: string
   /** Attempts used up before this entry was added. */
   priorAttempts: number
+  /** The request that started the turn, for the audit trail of its writes. */
+  requestId?: string
 }
 
 /** A pending entry that no worker has touched for a while. */
@@ -59,8 +61,11 @@ export class WorkQueue {
     }
   }
 
-  /** Adds a turn for any worker to take; resolves with the entry id. */
-  enqueue(taskId: string, origin: string): Promise<string> {
+  /**
+   * Adds a turn for any worker to take; resolves with the entry id. `origin`: the consumer name
+   * of the dispatching process; `requestId`: the request that started the turn, if any.
+   */
+  enqueue(taskId: string, origin: string, requestId?: string): Promise<string> {
     return whileReachable(async () => {
       const id = await this.redis.xadd(
         this.keys.stream,
@@ -71,6 +76,7 @@ export class WorkQueue {
         origin,
         'attempts',
         '0',
+        ...(requestId === undefined ? [] : ['request', requestId]),
       )
       return id!
     })
@@ -128,6 +134,7 @@ export class WorkQueue {
         turn.origin,
         'attempts',
         String(attemptsUsed),
+        ...(turn.requestId === undefined ? [] : ['request', turn.requestId]),
       ],
     )
     return typeof reply === 'string'
@@ -223,12 +230,14 @@ function queuedTurn([id, fields]: StreamEntry): QueuedTurn[] {
   }
   const taskId = value('task')
   if (taskId === undefined) return []
+  const requestId = value('request')
   return [
     {
       id,
       taskId,
       origin: value('origin') ?? '',
       priorAttempts: Number(value('attempts') ?? 0) || 0,
+      ...(requestId !== undefined && { requestId }),
     },
   ]
 }
