@@ -12,8 +12,11 @@ export interface Backend {
   tasks: TaskStore
   events: EventLog
   activeTasks: ActiveTasks
-  /** The dispatcher whose turns `runner` runs (where they run is the backend's business). */
-  dispatcher(runner: Runner): Dispatcher
+  /**
+   * The dispatcher whose turns `runner` runs (where they run is the backend's business).
+   * `tasks`: the store as the engine writes to it (audited), for the dispatcher's own writes.
+   */
+  dispatcher(runner: Runner, tasks: TaskStore): Dispatcher
   /** The dependencies this process cannot reach right now; empty when it is ready. */
   unreachable(): Promise<string[]>
   /** Closes what the backend opened; runs after the dispatcher has closed. */

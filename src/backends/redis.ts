@@ -43,7 +43,7 @@ export function redisBackend(config: Config & { REDIS_URL: string }, log: Logger
     events: store.events,
     activeTasks: store.activeTasks,
 
-    dispatcher(runner) {
+    dispatcher(runner, tasks) {
       const runsTurns = config.ROLE !== 'api'
       const servesApi = config.ROLE !== 'worker'
       const reader = runsTurns
@@ -56,7 +56,8 @@ export function redisBackend(config: Config & { REDIS_URL: string }, log: Logger
           connection: reader,
           redis,
           runner,
-          store: store.tasks,
+          // The engine's store: a task the worker fails (its workers kept dying) is audited.
+          store: tasks,
           events: store.events,
           log,
           concurrency: config.WORKER_CONCURRENCY,

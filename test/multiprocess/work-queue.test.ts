@@ -4,6 +4,8 @@
  * a worker that shuts down hands its running turn over; a skill's own timeout fails its task.
  */
 import { describe, expect, it } from 'vitest'
+import { readAuditStream } from '../../src/audit/read.js'
+import type { AuditRecord } from '../../src/audit/record.js'
 import { authHeaders } from '../helpers/auth.js'
 import { useCluster, waitFor } from './cluster.js'
 import { get, post, taskFor } from './requests.js'
@@ -109,6 +111,15 @@ describe('work queue: API processes enqueue, worker processes run the skills', (
     expect(starts(recorded(task.id))).toHaveLength(2)
     // Nothing of the turn is left in the queue.
     expect(await redis().xlen(`${prefix()}queue:{turns}`)).toBe(0)
+    // The audit log has the failure, made by no request.
+    const failure = await waitFor('the failure in the audit log', async () => {
+      const { records } = await readAuditStream(redis(), prefix())
+      return (records as AuditRecord[]).find(
+        (record) => record.taskId === task.id && record.outcome === 'failed',
+      )
+    })
+    expect(failure).toMatchObject({ event: 'state-change', details: { final: true } })
+    expect(failure).not.toHaveProperty('requestId')
   })
 
   it('hands the running turn of a worker that shuts down to another worker', async () => {
