@@ -11,6 +11,13 @@ export interface Dispatcher {
    * the request that started the turn, handed to the turn's writes (a queued turn carries it).
    */
   dispatch(taskId: string, origin?: WriteOrigin): Promise<DispatchedTurn>
+  /**
+   * Runs the task's turn unless one is waiting or running already: for a retried request that
+   * finds its task still not ended, whose turn may have been lost between the task's write and
+   * the dispatch. Resolves with the new turn, or undefined when there was one (or when it is
+   * too early to tell).
+   */
+  resume(task: Task, origin?: WriteOrigin): Promise<DispatchedTurn | undefined>
   /** Aborts the turn running for this task, if any. */
   abort(taskId: string, reason: AbortReason): Promise<void>
   /** Takes no more turns; waits up to `graceMs` for running ones, then aborts them. */

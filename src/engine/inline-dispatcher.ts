@@ -33,6 +33,14 @@ export class InlineDispatcher implements Dispatcher {
     })
   }
 
+  /**
+   * Nothing to resume: a task and its turn start together in this process (a turn that cannot
+   * start fails its task), so a task that has not ended has its turn here.
+   */
+  resume(): Promise<undefined> {
+    return Promise.resolve(undefined)
+  }
+
   abort(taskId: string, reason: AbortReason): Promise<void> {
     this.#running.get(taskId)?.turn.abort(reason)
     return Promise.resolve()

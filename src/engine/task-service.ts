@@ -135,6 +135,7 @@ export class TaskService {
       if (!sameOwner || result.task.requestHash !== requestHash) {
         throw new TaskIdConflictError(taskId)
       }
+      await this.#resume(result.task, origin)
       return result
     }
     await this.#dispatch(taskId, input.owner, origin)
@@ -182,7 +183,10 @@ export class TaskService {
     const { messageId } = input.message
     // A retry of a message the task already holds changes nothing.
     const retry = task.history.some((m) => m.role === 'user' && m.messageId === messageId)
-    if (retry && this.options.dedupeMessages !== false) return task
+    if (retry && this.options.dedupeMessages !== false) {
+      await this.#resume(task, originOf(input))
+      return task
+    }
     const { state } = task.status
     if (isTerminal(state)) {
       throw new UnsupportedOperationError(
@@ -268,6 +272,19 @@ export class TaskService {
     }
   }
 
+  /**
+   * A retried request whose task is still running (submitted or working) starts its turn again
+   * if the first attempt's turn never reached the dispatcher: the task was written, then the
+   * store became unreachable before the turn was queued (the client got a 503). A turn that is
+   * waiting or running, or may still be being queued, is left alone (see Dispatcher.resume).
+   */
+  async #resume(task: Task, origin: WriteOrigin | undefined): Promise<void> {
+    const { state } = task.status
+    if (state !== 'submitted' && state !== 'working') return
+    const turn = await this.options.dispatcher.resume(task, origin)
+    if (turn?.ended) this.#track(task.id, turn.ended)
+  }
+
   /** A turn that cannot start (e.g. during shutdown) fails its task rather than leave it hanging. */
   async #dispatch(
     taskId: string,
@@ -276,12 +293,7 @@ export class TaskService {
   ): Promise<void> {
     try {
       const { ended } = await this.options.dispatcher.dispatch(taskId, origin)
-      if (ended) {
-        this.#localTurns.set(taskId, ended)
-        void ended.finally(() => {
-          if (this.#localTurns.get(taskId) === ended) this.#localTurns.delete(taskId)
-        })
-      }
+      if (ended) this.#track(taskId, ended)
     } catch (error) {
       const reason = error instanceof A2AError ? error.message : 'The task could not be started'
       await this.options.store
@@ -301,6 +313,14 @@ export class TaskService {
       await this.options.activeTaskCap?.release(owner, taskId)
       throw error
     }
+  }
+
+  /** A turn this process dispatched: a blocking send waits on it until it ends. */
+  #track(taskId: string, ended: Promise<Task | undefined>): void {
+    this.#localTurns.set(taskId, ended)
+    void ended.finally(() => {
+      if (this.#localTurns.get(taskId) === ended) this.#localTurns.delete(taskId)
+    })
   }
 
   async get(taskId: string): Promise<Task> {

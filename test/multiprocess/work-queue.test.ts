@@ -122,6 +122,48 @@ describe('work queue: API processes enqueue, worker processes run the skills', (
     expect(failure).not.toHaveProperty('requestId')
   })
 
+  it('runs a lost turn when the send is retried, and never queues a second one', async () => {
+    // No worker yet: the turns stay queued. The retries go to another API process, as behind
+    // a load balancer (the first one still waits for the turns it dispatched).
+    const [api, other] = await Promise.all([
+      start('api', { ROLE: 'api', SEND_WAIT_MS: '0' }),
+      start('other api', { ROLE: 'api', SEND_WAIT_MS: '0' }),
+    ])
+    const lost = taskFor('wait', 'finish after 10')
+    const queued = taskFor('wait', 'finish after 10')
+    for (const task of [lost, queued]) {
+      expect((await post(api.url, '/tasks/send', task)).body.status.state).toBe('submitted')
+    }
+    const stream = `${prefix()}queue:{turns}`
+    const entries = await redis().xrange(stream, '-', '+')
+    expect(entries).toHaveLength(2)
+    // What a send leaves when Redis goes away between writing the task and queueing its turn:
+    // the task, submitted, and no turn. (Dated back past the grace in which a retry assumes
+    // the first attempt may still be queueing it.)
+    const [lostEntry] = entries.filter(([, fields]) => fields.includes(lost.id))
+    await redis().xdel(stream, lostEntry![0])
+    const aMinuteAgo = new Date(Date.now() - 60_000).toISOString()
+    for (const task of [lost, queued]) {
+      await redis().hset(`${prefix()}task:{${task.id}}`, 'updatedAt', aMinuteAgo)
+    }
+
+    // The retries: the lost turn is queued again, the queued one is left alone.
+    for (const task of [lost, queued]) {
+      expect((await post(other.url, '/tasks/send', task)).body.status.state).toBe('submitted')
+    }
+    expect(await redis().xlen(stream)).toBe(2)
+
+    const worker = await start('worker', { ROLE: 'worker' })
+    for (const task of [lost, queued]) {
+      const done = await waitFor(`${task.id} to complete`, async () => {
+        const { body } = await get(api.url, `/tasks/${task.id}`)
+        return body.status.state === 'completed' ? body : undefined
+      })
+      expect(done.status.state).toBe('completed')
+      expect(starts(recorded(task.id))).toEqual([worker.pid])
+    }
+  })
+
   it('hands the running turn of a worker that shuts down to another worker', async () => {
     const [api, ...workers] = await Promise.all([
       start('api', { ROLE: 'api', SEND_WAIT_MS: '0' }),

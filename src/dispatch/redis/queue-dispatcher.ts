@@ -11,6 +11,7 @@ import { ServiceUnavailableError } from '../../domain/errors.js'
 import type { TaskState } from '../../domain/model.js'
 import { isFinal } from '../../domain/state-machine.js'
 import type { AbortReason, DispatchedTurn, Dispatcher } from '../../engine/dispatcher.js'
+import { RECONNECT_CAP_MS } from '../../store/redis/connection.js'
 import type { WorkQueue } from '../../store/redis/work-queue.js'
 import type { WriteOrigin } from '../../store/task-store.js'
 import type { QueueWorker } from './worker.js'
@@ -35,6 +36,9 @@ interface Waiting {
   since: number
   deadline: number
 }
+
+/** How long after a task's last change a retry may decide its turn was lost (see resume). */
+export const RESUME_GRACE_MS = 5 * RECONNECT_CAP_MS
 
 /** A wait this old is checked against the task's state every second, in case its notice was lost. */
 const RECHECK_AFTER_MS = 2000
@@ -62,6 +66,31 @@ export class QueueDispatcher implements Dispatcher {
       throw error
     }
     return { ended }
+  }
+
+  async resume(task: Task, origin?: WriteOrigin): Promise<DispatchedTurn | undefined> {
+    if (this.#closed) throw new ServiceUnavailableError('The server is shutting down')
+    const taskId = task.id
+    // This process dispatched the task's turn and has not heard of its end: it is not lost.
+    if (this.#waiting.has(taskId)) return undefined
+    // The request that wrote the task may still be queueing its turn (on any process): a
+    // resume now could queue a second one. Past the grace, that dispatch has queued the turn
+    // or failed (a command fails within one reconnection attempt).
+    if (Date.now() - Date.parse(task.updatedAt) < RESUME_GRACE_MS) return undefined
+    // Expected before it is queued, as in dispatch: a local worker may end it at once.
+    const { ended } = this.#expect(taskId)
+    const { queue } = this.#options
+    let added: boolean
+    try {
+      added = (await queue.ensure(taskId, queue.consumer, origin?.requestId)).added
+    } catch (error) {
+      this.turnEnded(taskId)
+      throw error
+    }
+    if (added) return { ended }
+    // The turn was queued already, by whichever process: the caller follows the task's log.
+    this.turnEnded(taskId)
+    return undefined
   }
 
   async abort(taskId: string, reason: AbortReason): Promise<void> {

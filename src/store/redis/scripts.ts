@@ -24,6 +24,7 @@ export const QUEUE_SCRIPT_NAMES = {
   'queue-release': 'a2aQueueReleaseV1',
   'queue-heartbeat': 'a2aQueueHeartbeatV1',
   'queue-forget-consumer': 'a2aQueueForgetConsumerV1',
+  'queue-ensure': 'a2aQueueEnsureV1',
 } as const
 
 type TaskScriptKind = keyof typeof SCRIPT_NAMES
@@ -79,6 +80,7 @@ export function defineQueueScripts(redis: Redis): QueueScripts {
     'queue-release': runner('queue-release'),
     'queue-heartbeat': runner('queue-heartbeat'),
     'queue-forget-consumer': runner('queue-forget-consumer'),
+    'queue-ensure': runner('queue-ensure'),
   }
 }
 

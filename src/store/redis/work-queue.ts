@@ -4,9 +4,10 @@
  * (PEL) and reclaimed with XCLAIM, and the PEL's delivery counter says how many workers tried.
  *
  * An entry is one turn to run: `task` (the task id), `origin` (the consumer name of the process
- * that dispatched it, told when the turn ends) and `attempts` (attempts used up before this
- * entry, non-zero only for a turn handed back by a worker that shut down). Entries are deleted
- * once done, so the stream holds only waiting and running turns.
+ * that dispatched it, told when the turn ends), `attempts` (attempts used up before this entry,
+ * non-zero only for a turn handed back by a worker that shut down) and `request` (the request
+ * that started it, when one did). Entries are deleted once done, so the stream holds only
+ * waiting and running turns.
  */
 import type { Redis } from 'ioredis'
 import { whileReachable } from './connection.js'
@@ -67,18 +68,26 @@ export class WorkQueue {
    */
   enqueue(taskId: string, origin: string, requestId?: string): Promise<string> {
     return whileReachable(async () => {
-      const id = await this.redis.xadd(
-        this.keys.stream,
-        '*',
-        'task',
-        taskId,
-        'origin',
-        origin,
-        'attempts',
-        '0',
-        ...(requestId === undefined ? [] : ['request', requestId]),
-      )
+      const id = await this.redis.xadd(this.keys.stream, '*', ...entry(taskId, origin, requestId))
       return id!
+    })
+  }
+
+  /**
+   * Queues a turn for the task unless one is queued or running already (queue-ensure.lua);
+   * `added` says which. For a task whose turn may never have reached the queue.
+   */
+  ensure(
+    taskId: string,
+    origin: string,
+    requestId?: string,
+  ): Promise<{ id: string; added: boolean }> {
+    return whileReachable(async () => {
+      const fields = entry(taskId, origin, requestId)
+      const reply = await this.#scripts['queue-ensure']([this.keys.stream], [taskId, ...fields])
+      const [added, id] = Array.isArray(reply) ? reply : []
+      if (typeof id !== 'string') throw new Error(`queue-ensure answered ${String(reply)}`)
+      return { id, added: added === 1 }
     })
   }
 
@@ -220,6 +229,13 @@ export class WorkQueue {
   depth(): Promise<number> {
     return this.redis.xlen(this.keys.stream)
   }
+}
+
+/** A new turn's fields: field, value, … */
+function entry(taskId: string, origin: string, requestId: string | undefined): string[] {
+  const fields = ['task', taskId, 'origin', origin, 'attempts', '0']
+  if (requestId !== undefined) fields.push('request', requestId)
+  return fields
 }
 
 /** A stream entry as a turn; an entry without a task id (a hand edit) is skipped. */
