@@ -3,8 +3,8 @@
  * `state-change` or `artifact-delivered` for each change an apply (or applyAll) makes. It records
  * after the store has committed, so a record means the change happened; refused changes are not
  * recorded. A record names the task's owner and tenant, and the request the write came from
- * (the `origin` the engine hands down; none for a turn a worker took from the queue). Every other
- * method (and any a store adds) passes through untouched.
+ * (the `origin` the engine hands down, also to a turn a worker takes from the queue). Every
+ * other method (and any a store adds) passes through untouched.
  */
 import type { StoredEvent, TaskChange, TaskEvent } from '../domain/events.js'
 import type { Task } from '../domain/model.js'

@@ -117,7 +117,7 @@ export class TaskService {
       status,
       final: false,
     } as const
-    const origin = originOf(input)
+    const origin = originFrom(input)
     const cap = this.options.activeTaskCap
     await cap?.admit(input.owner, taskId, skill)
     let result: { task: Task; created: boolean }
@@ -184,7 +184,7 @@ export class TaskService {
     // A retry of a message the task already holds changes nothing.
     const retry = task.history.some((m) => m.role === 'user' && m.messageId === messageId)
     if (retry && this.options.dedupeMessages !== false) {
-      await this.#resume(task, originOf(input))
+      await this.#resume(task, originFrom(input))
       return task
     }
     const { state } = task.status
@@ -197,7 +197,7 @@ export class TaskService {
     this.checkSkillScopes(task.skillId, input.scopes)
     const accepted = this.options.skills.get(task.skillId)?.inputModes
     if (accepted) checkMediaTypes(input.message.parts, accepted)
-    return this.continue(taskId, input.message, originOf(input))
+    return this.continue(taskId, input.message, originFrom(input))
   }
 
   /**
@@ -426,7 +426,7 @@ export class TaskService {
 }
 
 /** The request a send or message comes from, for the writes it makes. */
-const originOf = ({ requestId }: { requestId?: string }): WriteOrigin | undefined =>
+const originFrom = ({ requestId }: { requestId?: string }): WriteOrigin | undefined =>
   requestId === undefined ? undefined : { requestId }
 
 /** `metadata.skillId` on the message wins over the request's; absent means the default skill. */

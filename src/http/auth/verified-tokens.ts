@@ -40,7 +40,9 @@ export class VerifiedTokens {
       const oldest = this.#entries.keys().next()
       if (!oldest.done) this.#entries.delete(oldest.value)
     }
-    this.#entries.set(header, { caller, until })
+    // Shared by every request that sends the header: nobody may change it.
+    Object.freeze(caller.scopes)
+    this.#entries.set(header, { caller: Object.freeze(caller), until })
   }
 
   get size(): number {
