@@ -6,7 +6,12 @@
  * Redis write and read per send. Then what Redis holds: memory per finished task, and the keys
  * and memory before the load, after it, and once the tasks have expired.
  *
- * Settings (environment): BENCH_DURATION (s, default 10), BENCH_CONNECTIONS (default 10),
+ * All servers run in turn, BENCH_ROUNDS times over: a machine whose speed drifts (a shared VM)
+ * slows a server and its ceiling alike within a round, so each ratio is taken within a round,
+ * and the report gives the median over the rounds (and each round's figure).
+ *
+ * Settings (environment): BENCH_ROUNDS (default 3), BENCH_DURATION (s per scenario and round,
+ * default 5), BENCH_CONNECTIONS (default 10),
  * BENCH_WARMUP (s, default 2), BENCH_OUT (a path to write the results as JSON; unset: print only),
  * BENCH_REDIS_URL (a Redis to use; unset: a private redis-server on a free port),
  * BENCH_RETENTION_SECONDS (TASK_RETENTION_SECONDS of the Redis-backed server, default 5),
@@ -28,6 +33,7 @@ import {
   A2A_CARD_PATH,
   A2A_SCENARIOS,
   OURS_A2A,
+  SDK_RPS_TARGET,
   SDK_SERVER,
   compareWithSdk,
   printSdkComparison,
@@ -44,7 +50,8 @@ const CARD_PATH = '/.well-known/agent.json'
 const TARGET_RATIO = 0.5
 
 const settings = {
-  durationSeconds: positiveInt('BENCH_DURATION', 10),
+  rounds: positiveInt('BENCH_ROUNDS', 3),
+  durationSeconds: positiveInt('BENCH_DURATION', 5),
   connections: positiveInt('BENCH_CONNECTIONS', 10),
   warmupSeconds: positiveInt('BENCH_WARMUP', 2, 0),
   pipelining: 1,
@@ -225,9 +232,9 @@ async function main() {
       `${machine.platform}, node ${machine.node}`,
   )
   console.log(
-    `settings: ${settings.connections} connections, ${settings.durationSeconds} s measured after ` +
-      `${settings.warmupSeconds} s warm-up per scenario, pipelining ${settings.pipelining}, ` +
-      `servers one at a time on 127.0.0.1`,
+    `settings: ${settings.rounds} rounds; ${settings.connections} connections, ` +
+      `${settings.durationSeconds} s measured after ${settings.warmupSeconds} s warm-up per ` +
+      `scenario, pipelining ${settings.pipelining}, servers one at a time on 127.0.0.1`,
   )
   console.log()
 
@@ -239,38 +246,46 @@ async function main() {
     console.log(`redis: ${ctx.redis.private ? 'a private redis-server at ' : ''}${ctx.redis.url}`)
     console.log()
   }
-  for (const entry of SERVERS.filter((s) => settings.servers?.includes(s.name) ?? true)) {
-    const before = entry.after && (await redisState(ctx))
-    const server = await entry.start(ctx)
-    try {
-      if (!entry.a2aOnly) ctx.card ??= await readCard(server.url)
-      for (const scenario of SCENARIOS.filter((s) => runsOn(s, entry))) {
-        process.stderr.write(`${entry.name}: ${scenario.name} ... `)
-        const measurement = await measure({
-          url: server.url,
-          request: scenario.request,
-          verify: scenario.verify,
-          connections: settings.connections,
-          duration: settings.durationSeconds,
-          warmup: settings.warmupSeconds,
-        })
-        process.stderr.write(`${Math.round(measurement.rps)} req/s\n`)
-        results.push({ scenario: scenario.name, server: entry.name, ...measurement })
+  const before = ctx.redis && (await redisState(ctx))
+  const servers = SERVERS.filter((s) => settings.servers?.includes(s.name) ?? true)
+  for (let round = 1; round <= settings.rounds; round++) {
+    const last = round === settings.rounds
+    for (const entry of servers) {
+      const server = await entry.start(ctx)
+      try {
+        if (!entry.a2aOnly) ctx.card ??= await readCard(server.url)
+        for (const scenario of SCENARIOS.filter((s) => runsOn(s, entry))) {
+          process.stderr.write(`round ${round}: ${entry.name}: ${scenario.name} ... `)
+          const measurement = await measure({
+            url: server.url,
+            request: scenario.request,
+            verify: scenario.verify,
+            connections: settings.connections,
+            duration: settings.durationSeconds,
+            warmup: settings.warmupSeconds,
+          })
+          process.stderr.write(`${Math.round(measurement.rps)} req/s\n`)
+          results.push({ round, scenario: scenario.name, server: entry.name, ...measurement })
+        }
+        // Once, after the last round's load: it waits for every task to expire.
+        if (entry.after && last) redisReport = await entry.after(ctx, server, before)
+      } finally {
+        await server.stop()
       }
-      if (entry.after) redisReport = await entry.after(ctx, server, before)
-    } finally {
-      await server.stop()
     }
   }
   await ctx.redis?.stop()
 
+  const summary = summarize(results)
   const ratios = compare(results)
   const ok = !results.some(failed)
   console.log()
-  printTable(results)
+  printTable(summary)
   console.log()
   printRatios(ratios)
-  const sdk = compareWithSdk(results)
+  const sdk = medianRows(perRound(results, compareWithSdk), ['ratio', 'oursP99', 'sdkP99']).map(
+    (row) => ({ ...row, targetMet: row.ratio >= SDK_RPS_TARGET && row.oursP99 < row.sdkP99 }),
+  )
   if (sdk.length > 0) {
     console.log()
     printSdkComparison(sdk)
@@ -293,8 +308,9 @@ async function main() {
       date: new Date().toISOString(),
       machine,
       settings,
-      results,
+      summary,
       ratios,
+      results,
       sdk,
       redis: redisReport,
       ok,
@@ -311,32 +327,92 @@ async function readCard(url) {
   return response.text()
 }
 
-/** Each server's req/s over its ceiling's, per scenario. */
-function compare(results) {
-  const ratios = []
-  for (const scenario of SCENARIOS) {
-    for (const entry of SERVERS.filter((s) => s.against)) {
-      const baseline = entry.against
-      const r = results.find((r) => r.scenario === scenario.name && r.server === entry.name)
-      const base = results.find((r) => r.scenario === scenario.name && r.server === baseline)
-      if (!r || !base) continue
-      const ratio = base && base.rps > 0 ? r.rps / base.rps : NaN
-      ratios.push({
-        scenario: scenario.name,
-        server: r.server,
-        baseline,
-        ratio,
-        targetMet: ratio >= TARGET_RATIO,
-      })
-    }
-  }
-  return ratios
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b)
+  const middle = Math.floor(sorted.length / 2)
+  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
 }
 
-function printTable(results) {
-  const header = ['scenario', 'server', 'req/s (mean)', 'p50 ms', 'p99 ms', 'non-2xx', 'errors']
+/** Per scenario and server: the median of the rounds' figures, and each round's req/s. */
+function summarize(results) {
+  const groups = new Map()
+  for (const result of results) {
+    const key = `${result.scenario}\u0000${result.server}`
+    groups.set(key, [...(groups.get(key) ?? []), result])
+  }
+  return [...groups.values()].map((runs) => ({
+    scenario: runs[0].scenario,
+    server: runs[0].server,
+    rps: median(runs.map((r) => r.rps)),
+    p50: median(runs.map((r) => r.p50)),
+    p99: median(runs.map((r) => r.p99)),
+    rpsPerRound: runs.map((r) => r.rps),
+    non2xx: runs.reduce((sum, r) => sum + r.non2xx, 0),
+    errors: runs.reduce((sum, r) => sum + r.errors + r.timeouts + r.mismatches, 0),
+  }))
+}
+
+/** `rows(results of one round)` for every round, each row marked with its round. */
+function perRound(results, rows) {
+  const rounds = [...new Set(results.map((r) => r.round))]
+  return rounds.flatMap((round) =>
+    rows(results.filter((r) => r.round === round)).map((row) => ({ ...row, round })),
+  )
+}
+
+/**
+ * One row per scenario (and server and baseline, where rows have them): the median over the
+ * rounds of each of `fields`, and each round's `ratio`.
+ */
+function medianRows(rows, fields) {
+  const groups = new Map()
+  for (const row of rows) {
+    const key = [row.scenario, row.server, row.baseline].join('\u0000')
+    groups.set(key, [...(groups.get(key) ?? []), row])
+  }
+  return [...groups.values()].map((group) => ({
+    ...group[0],
+    ...Object.fromEntries(fields.map((field) => [field, median(group.map((row) => row[field]))])),
+    ratioPerRound: group.map((row) => row.ratio),
+    round: undefined,
+  }))
+}
+
+/** Each server's req/s over its ceiling's in the same round, per scenario; the median round. */
+function compare(results) {
+  const ratiosOfRound = (round) => {
+    const ratios = []
+    for (const scenario of SCENARIOS) {
+      for (const entry of SERVERS.filter((s) => s.against)) {
+        const baseline = entry.against
+        const r = round.find((r) => r.scenario === scenario.name && r.server === entry.name)
+        const base = round.find((r) => r.scenario === scenario.name && r.server === baseline)
+        if (!r || !base) continue
+        const ratio = base.rps > 0 ? r.rps / base.rps : NaN
+        ratios.push({ scenario: scenario.name, server: r.server, baseline, ratio })
+      }
+    }
+    return ratios
+  }
+  return medianRows(perRound(results, ratiosOfRound), ['ratio']).map((row) => ({
+    ...row,
+    targetMet: row.ratio >= TARGET_RATIO,
+  }))
+}
+
+function printTable(summary) {
+  const header = [
+    'scenario',
+    'server',
+    'req/s (median)',
+    'p50 ms',
+    'p99 ms',
+    'non-2xx',
+    'errors',
+    'req/s per round',
+  ]
   const order = (r) => SCENARIOS.findIndex((s) => s.name === r.scenario)
-  const sorted = [...results].sort((a, b) => order(a) - order(b))
+  const sorted = [...summary].sort((a, b) => order(a) - order(b))
   const rows = sorted.map((r) => [
     r.scenario,
     r.server,
@@ -344,7 +420,8 @@ function printTable(results) {
     r.p50.toFixed(2),
     r.p99.toFixed(2),
     String(r.non2xx),
-    String(r.errors + r.timeouts + r.mismatches),
+    String(r.errors),
+    r.rpsPerRound.map((rps) => rps.toFixed(0)).join(' '),
   ])
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)))
   const numeric = new Set([2, 3, 4, 5, 6])
@@ -352,20 +429,26 @@ function printTable(results) {
     cells
       .map((cell, i) => (numeric.has(i) ? cell.padStart(widths[i]) : cell.padEnd(widths[i])))
       .join('  ')
+      .trimEnd()
   console.log(line(header))
   console.log(widths.map((w) => '-'.repeat(w)).join('  '))
   for (const row of rows) console.log(line(row))
-  console.log('(errors = connection errors + timeouts + responses without the expected body)')
+  console.log('(medians over the rounds; errors = connection errors + timeouts + responses')
+  console.log(' without the expected body, over all rounds)')
 }
 
 function printRatios(ratios) {
   const pct = (n) => `${(n * 100).toFixed(1)}%`
-  console.log(`req/s ratio to its bare-Fastify ceiling (target: >= ${pct(TARGET_RATIO)}):`)
+  console.log(
+    `req/s ratio to its bare-Fastify ceiling in the same round, median over the rounds ` +
+      `(target: >= ${pct(TARGET_RATIO)}):`,
+  )
   const label = (r) => `${r.server} vs ${r.baseline} / ${r.scenario}`
   const width = Math.max(...ratios.map((r) => label(r).length))
   for (const r of ratios) {
     const verdict = r.targetMet ? 'target met' : 'TARGET MISSED'
-    console.log(`  ${label(r).padEnd(width)}  ${pct(r.ratio).padStart(7)}  ${verdict}`)
+    const rounds = r.ratioPerRound.map(pct).join(' ')
+    console.log(`  ${label(r).padEnd(width)}  ${pct(r.ratio).padStart(7)}  ${verdict}  (${rounds})`)
   }
 }
 
@@ -431,7 +514,7 @@ function printRedisReport(report) {
   const mib = (bytes) => `${(bytes / 2 ** 20).toFixed(2)} MiB`
   const state = ({ keys, usedMemory }) => `${keys} keys, used_memory ${mib(usedMemory)}`
   console.log(`Redis (ours-redis, TASK_RETENTION_SECONDS=${report.retentionSeconds}):`)
-  console.log(`  before the server started:       ${state(report.before)}`)
+  console.log(`  before the first server started: ${state(report.before)}`)
   console.log(`  right after the load:            ${state(report.afterLoad)}`)
   console.log(`  once those tasks had expired:    ${state(report.idle)}`)
   console.log(`  after ${report.batch.tasks} more echo tasks:      ${state(report.batch)}`)
