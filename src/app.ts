@@ -110,7 +110,9 @@ export async function buildApp(
     activeTaskCap,
   })
   const dispatcher =
-    overrides.dispatcher?.(runner) ?? backend?.dispatcher(runner, taskStore) ?? new InlineDispatcher(runner)
+    overrides.dispatcher?.(runner) ??
+    backend?.dispatcher(runner, taskStore) ??
+    new InlineDispatcher(runner)
   const tasks = new TaskService({
     store: taskStore,
     events: store.events,

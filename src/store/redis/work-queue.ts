@@ -85,7 +85,7 @@ export class WorkQueue {
     return whileReachable(async () => {
       const fields = entry(taskId, origin, requestId)
       const reply = await this.#scripts['queue-ensure']([this.keys.stream], [taskId, ...fields])
-      const [added, id] = Array.isArray(reply) ? reply : []
+      const [added, id] = Array.isArray(reply) ? (reply as unknown[]) : []
       if (typeof id !== 'string') throw new Error(`queue-ensure answered ${String(reply)}`)
       return { id, added: added === 1 }
     })
