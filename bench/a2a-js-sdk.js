@@ -11,45 +11,21 @@ import { Role, TaskState } from '@a2a-js/sdk'
 import { AgentEvent, DefaultRequestHandler, InMemoryTaskStore } from '@a2a-js/sdk/server'
 import { UserBuilder, agentCardHandler, jsonRpcHandler } from '@a2a-js/sdk/server/express'
 import express from 'express'
+import echoCard from './sdk-echo-card.json' with { type: 'json' }
 
 const host = process.env.HOST ?? '127.0.0.1'
 const port = Number(process.env.PORT ?? 41241)
 const base = `http://${host}:${port}`
 
+// The card the test suite's SDK agent serves too (test/client/sdk-agent.ts), at this server's URL.
 const card = {
-  name: 'SDK Echo Agent',
-  description: 'The @a2a-js/sdk Express server with an echo executor',
-  supportedInterfaces: [
-    { url: `${base}/a2a/jsonrpc`, protocolBinding: 'JSONRPC', tenant: '', protocolVersion: '1.0' },
-    { url: `${base}/a2a/jsonrpc`, protocolBinding: 'JSONRPC', tenant: '', protocolVersion: '0.3' },
-  ],
-  provider: undefined,
-  version: '1.0.0',
-  documentationUrl: undefined,
-  capabilities: {
-    streaming: true,
-    pushNotifications: false,
-    extensions: [],
-    extendedAgentCard: false,
-  },
-  securitySchemes: {},
-  securityRequirements: [],
-  defaultInputModes: ['text/plain'],
-  defaultOutputModes: ['text/plain'],
-  skills: [
-    {
-      id: 'echo',
-      name: 'Echo',
-      description: 'Echoes text',
-      tags: ['echo'],
-      examples: ['hello'],
-      inputModes: ['text/plain'],
-      outputModes: ['text/plain'],
-      securityRequirements: [],
-    },
-  ],
-  signatures: [],
-  iconUrl: undefined,
+  ...echoCard,
+  supportedInterfaces: ['1.0', '0.3'].map((protocolVersion) => ({
+    url: `${base}/a2a/jsonrpc`,
+    protocolBinding: 'JSONRPC',
+    tenant: '',
+    protocolVersion,
+  })),
 }
 
 const textPart = (value) => ({

@@ -12,6 +12,7 @@ import { AgentEvent, DefaultRequestHandler, InMemoryTaskStore } from '@a2a-js/sd
 import { UserBuilder, agentCardHandler, jsonRpcHandler } from '@a2a-js/sdk/server/express'
 // @ts-expect-error -- express ships no types, and @types/express is not a dependency
 import express from 'express'
+import echoCard from '../../bench/sdk-echo-card.json' with { type: 'json' }
 import { freePort } from './agents.js'
 
 const text = (value: string): Part => ({
@@ -104,40 +105,15 @@ class EchoOrWait implements AgentExecutor {
 export async function startSdkAgent(): Promise<{ url: string; close: () => Promise<void> }> {
   const port = await freePort()
   const url = `http://127.0.0.1:${port}`
+  // The benchmark's SDK agent card, at this server's URL.
   const card = {
-    name: 'SDK Echo Agent',
-    description: 'The @a2a-js/sdk Express server with an echo executor',
-    supportedInterfaces: [
-      { url: `${url}/a2a/jsonrpc`, protocolBinding: 'JSONRPC', tenant: '', protocolVersion: '1.0' },
-      { url: `${url}/a2a/jsonrpc`, protocolBinding: 'JSONRPC', tenant: '', protocolVersion: '0.3' },
-    ],
-    provider: undefined,
-    version: '1.0.0',
-    documentationUrl: undefined,
-    capabilities: {
-      streaming: true,
-      pushNotifications: false,
-      extensions: [],
-      extendedAgentCard: false,
-    },
-    securitySchemes: {},
-    securityRequirements: [],
-    defaultInputModes: ['text/plain'],
-    defaultOutputModes: ['text/plain'],
-    skills: [
-      {
-        id: 'echo',
-        name: 'Echo',
-        description: 'Echoes text',
-        tags: ['echo'],
-        examples: ['hello'],
-        inputModes: ['text/plain'],
-        outputModes: ['text/plain'],
-        securityRequirements: [],
-      },
-    ],
-    signatures: [],
-    iconUrl: undefined,
+    ...echoCard,
+    supportedInterfaces: ['1.0', '0.3'].map((protocolVersion) => ({
+      url: `${url}/a2a/jsonrpc`,
+      protocolBinding: 'JSONRPC',
+      tenant: '',
+      protocolVersion,
+    })),
   } as unknown as AgentCard
   const handler = new DefaultRequestHandler(card, new InMemoryTaskStore(), new EchoOrWait())
   const app = express()
