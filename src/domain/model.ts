@@ -114,4 +114,19 @@ export const Task = z.object({
 })
 export type Task = z.infer<typeof Task>
 
-export const now = (): string => new Date().toISOString()
+let lastMs = Number.NaN
+let lastText = ''
+
+/**
+ * The time now, RFC 3339 in UTC with milliseconds. A busy server makes several timestamps in the
+ * same millisecond (a turn's working, artifact and completed; their audit records): the text is
+ * made once per millisecond.
+ */
+export function now(): string {
+  const ms = Date.now()
+  if (ms !== lastMs) {
+    lastMs = ms
+    lastText = new Date(ms).toISOString()
+  }
+  return lastText
+}

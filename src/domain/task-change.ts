@@ -5,6 +5,7 @@
 import type { TaskChange, TaskEvent } from './events.js'
 import { assertNever } from './events.js'
 import type { Artifact, Task, TaskState } from './model.js'
+import { now } from './model.js'
 import { canTransition, isFinal, isTerminal } from './state-machine.js'
 
 export type ChangeResult =
@@ -48,7 +49,7 @@ export function applyChange(task: Task, change: TaskChange): ChangeResult {
         ok: true,
         task: {
           ...task,
-          updatedAt: new Date().toISOString(),
+          updatedAt: now(),
           artifacts: mergeArtifact(task.artifacts, change.artifact, change.append),
         },
         event: {

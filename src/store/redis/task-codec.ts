@@ -16,7 +16,7 @@
  */
 import type { ArtifactUpdateEvent, StatusUpdateEvent, TaskChange } from '../../domain/events.js'
 import { assertNever } from '../../domain/events.js'
-import { Task } from '../../domain/model.js'
+import { now, Task } from '../../domain/model.js'
 import { isFinal, isTerminal, OPEN_STATES, predecessorsOf } from '../../domain/state-machine.js'
 
 /** Stored data that does not decode to a task or an event: a bug or a hand edit, never input. */
@@ -129,7 +129,7 @@ export function prepareChange(
         append: change.append,
         lastChunk: change.lastChunk,
       }
-      const updatedAt = new Date().toISOString()
+      const updatedAt = now()
       const args = ['artifact', OPEN_STATES.join(' '), updatedAt, JSON.stringify(event), '0']
       args.push(artifact.artifactId, JSON.stringify(artifact.artifactId), JSON.stringify(artifact))
       args.push(elements(parts), change.append ? '1' : '0')
