@@ -7,10 +7,12 @@ import type { WriteOrigin } from '../store/task-store.js'
 
 export interface Dispatcher {
   /**
-   * Runs the task's next turn. Resolves once the turn is accepted, not when it ends. `origin`:
-   * the request that started the turn, handed to the turn's writes (a queued turn carries it).
+   * Runs the task's next turn. `task` is the task as the write that calls for the turn left it
+   * (created, or moved to working by a message). Resolves once the turn is accepted, not when it
+   * ends. `origin`: the request that started the turn, handed to the turn's writes (a queued
+   * turn carries it).
    */
-  dispatch(taskId: string, origin?: WriteOrigin): Promise<DispatchedTurn>
+  dispatch(task: Task, origin?: WriteOrigin): Promise<DispatchedTurn>
   /**
    * Runs the task's turn unless one is waiting or running already: for a retried request that
    * finds its task still not ended, whose turn may have been lost between the task's write and

@@ -1,5 +1,6 @@
 /** Runs each turn in this process, and keeps what it needs to abort or drain them. */
 import { ServiceUnavailableError } from '../domain/errors.js'
+import type { Task } from '../domain/model.js'
 import type { AbortReason, DispatchedTurn, Dispatcher } from './dispatcher.js'
 import type { Runner, TurnResult } from './runner.js'
 import { Turn } from './turn.js'
@@ -20,11 +21,12 @@ export class InlineDispatcher implements Dispatcher {
     return this.#running.size
   }
 
-  dispatch(taskId: string, origin?: WriteOrigin): Promise<DispatchedTurn> {
+  dispatch(task: Task, origin?: WriteOrigin): Promise<DispatchedTurn> {
     if (this.#closed)
       return Promise.reject(new ServiceUnavailableError('The server is shutting down'))
+    const taskId = task.id
     const turn = new Turn()
-    const done = this.runner.run(taskId, turn, origin).finally(() => {
+    const done = this.runner.run(taskId, turn, origin, task).finally(() => {
       if (this.#running.get(taskId)?.turn === turn) this.#running.delete(taskId)
     })
     this.#running.set(taskId, { turn, done })

@@ -46,9 +46,11 @@ export class Runner {
    * Runs one turn. `turn` is aborted, with a reason, by whoever stops it (cancel, shutdown).
    * Resolves unrecorded when the turn ended without storing its writes (the store failed), so
    * that a queue can run it again; recorded otherwise, with the task as the turn left it.
+   * `known`: the task as the dispatcher has just written it, so the turn need not read it (a
+   * cancel since then refuses the turn's first write, and aborts the turn).
    */
-  async run(taskId: string, turn: Turn, origin?: WriteOrigin): Promise<TurnResult> {
-    const result = await this.#run(taskId, turn, origin)
+  async run(taskId: string, turn: Turn, origin?: WriteOrigin, known?: Task): Promise<TurnResult> {
+    const result = await this.#run(taskId, turn, origin, known)
     // A released turn runs on elsewhere; an unrecorded one runs again.
     if (result.recorded && turn.reason !== 'released') {
       const task = result.task
@@ -61,11 +63,16 @@ export class Runner {
     return result
   }
 
-  async #run(taskId: string, turn: Turn, origin: WriteOrigin | undefined): Promise<TurnResult> {
+  async #run(
+    taskId: string,
+    turn: Turn,
+    origin: WriteOrigin | undefined,
+    known: Task | undefined,
+  ): Promise<TurnResult> {
     const { store, skills, log } = this.options
     const writer = new TurnWriter(store, taskId, origin)
     try {
-      const task = await store.get(taskId)
+      const task = known ?? (await store.get(taskId))
       if (task?.status.state === 'submitted') {
         // Written with the turn's first reports; a cancel meanwhile refuses it and aborts the turn.
         void writer.report(status('working', { from: ['submitted'] }))

@@ -138,7 +138,7 @@ export class TaskService {
       await this.#resume(result.task, origin)
       return result
     }
-    await this.#dispatch(taskId, input.owner, origin)
+    await this.#dispatch(result.task, origin)
     return result
   }
 
@@ -249,7 +249,7 @@ export class TaskService {
       }
       throw error
     }
-    await this.#dispatch(taskId, task.owner, origin)
+    await this.#dispatch(task, origin)
     return task
   }
 
@@ -286,13 +286,10 @@ export class TaskService {
   }
 
   /** A turn that cannot start (e.g. during shutdown) fails its task rather than leave it hanging. */
-  async #dispatch(
-    taskId: string,
-    owner: string | undefined,
-    origin: WriteOrigin | undefined,
-  ): Promise<void> {
+  async #dispatch(task: Task, origin: WriteOrigin | undefined): Promise<void> {
+    const { id: taskId, owner } = task
     try {
-      const { ended } = await this.options.dispatcher.dispatch(taskId, origin)
+      const { ended } = await this.options.dispatcher.dispatch(task, origin)
       if (ended) this.#track(taskId, ended)
     } catch (error) {
       const reason = error instanceof A2AError ? error.message : 'The task could not be started'

@@ -192,6 +192,26 @@ describe('work queue: API processes enqueue, worker processes run the skills', (
     ])
   })
 
+  it('runs at most WORKER_CONCURRENCY turns at once on a process that queues and runs them', async () => {
+    // Each send's process takes its turn as it queues it when it has a free slot; the turns it
+    // has no slot for wait in the queue for its worker's read.
+    const server = await start('all', { WORKER_CONCURRENCY: '2' })
+    const tasks = Array.from({ length: 5 }, () => taskFor('wait', 'finish after 300'))
+    const sent = await Promise.all(tasks.map((task) => post(server.url, '/tasks/send', task)))
+    expect(sent.map(({ body }) => body.status.state)).toEqual(Array(5).fill('completed'))
+    // From each task's transitions: when its turn ran (working) and ended (completed).
+    const spans = sent.map(({ body }) => {
+      const at = (state: string) =>
+        Date.parse(body.statusHistory.find((s: { state: string }) => s.state === state).timestamp)
+      return { from: at('working'), to: at('completed') }
+    })
+    const mostAtOnce = Math.max(
+      ...spans.map(({ from }) => spans.filter((s) => s.from <= from && from < s.to).length),
+    )
+    expect(mostAtOnce).toBe(2)
+    expect(tasks.flatMap((task) => starts(recorded(task.id)))).toEqual(Array(5).fill(server.pid))
+  })
+
   it('fails a task whose skill runs past its own timeoutMs', async () => {
     const server = await start('all')
     const task = taskFor('deadline')

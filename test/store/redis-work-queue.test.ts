@@ -15,9 +15,8 @@ afterEach(async () => {
 })
 afterAll(() => redis.quit())
 
-function queue(consumer = 'worker-1'): WorkQueue {
-  const prefix = testPrefix()
-  prefixes.push(prefix)
+function queue(consumer = 'worker-1', prefix = testPrefix()): WorkQueue {
+  if (!prefixes.includes(prefix)) prefixes.push(prefix)
   return new WorkQueue(redis, prefix, consumer)
 }
 
@@ -37,7 +36,7 @@ describe('WorkQueue.ensure: a turn for a task unless one is queued or running', 
     const work = queue()
     await work.ensureGroup()
     const taskId = randomUUID()
-    const id = await work.enqueue(taskId, 'api-1', 'req-1')
+    const { id } = await work.enqueue(taskId, 'api-1', 'req-1')
     const reader = connectTestRedis()
     try {
       const [taken] = await work.take(reader, 1, 100)
@@ -69,8 +68,69 @@ describe('WorkQueue.ensure: a turn for a task unless one is queued or running', 
     const work = queue()
     for (let n = 0; n < 250; n++) await work.enqueue(randomUUID(), 'api-1')
     const taskId = randomUUID()
-    const id = await work.enqueue(taskId, 'api-1')
+    const { id } = await work.enqueue(taskId, 'api-1')
     for (let n = 0; n < 10; n++) await work.enqueue(randomUUID(), 'api-1')
     expect(await work.ensure(taskId, 'api-1')).toEqual({ id, added: false })
+  })
+})
+
+describe('WorkQueue.enqueue: a turn queued, and taken at once by a process with free slots', () => {
+  it('only queues when told to take none: the turn waits for any worker', async () => {
+    const work = queue()
+    await work.ensureGroup()
+    const taskId = randomUUID()
+    const { id, taken } = await work.enqueue(taskId, 'api-1', 'req-1')
+    expect(taken).toEqual([])
+    const reader = connectTestRedis()
+    try {
+      expect(await work.take(reader, 1, 100)).toEqual([
+        { id, taskId, origin: 'api-1', priorAttempts: 0, requestId: 'req-1' },
+      ])
+    } finally {
+      reader.disconnect()
+    }
+  })
+
+  it('hands the new turn to the queuing consumer, pending under it as a read would', async () => {
+    const prefix = testPrefix()
+    const work = queue('api-and-worker', prefix)
+    await work.ensureGroup()
+    const taskId = randomUUID()
+    const { id, taken } = await work.enqueue(taskId, 'api-and-worker', 'req-1', 4)
+    expect(taken).toEqual([
+      { id, taskId, origin: 'api-and-worker', priorAttempts: 0, requestId: 'req-1' },
+    ])
+    const pending = await work.idle(0, 10)
+    expect(pending).toEqual([
+      { id, consumer: 'api-and-worker', idleMs: expect.any(Number), deliveries: 1 },
+    ])
+    // Nobody else gets it; once acknowledged it is gone.
+    const reader = connectTestRedis()
+    try {
+      expect(await queue('other', prefix).take(reader, 1, 50)).toEqual([])
+    } finally {
+      reader.disconnect()
+    }
+    await work.ack([id])
+    expect(await redis.xlen(work.keys.stream)).toBe(0)
+  })
+
+  it('takes the oldest waiting turns first: a backlog keeps its order', async () => {
+    const work = queue('api-and-worker')
+    await work.ensureGroup()
+    const older = await work.enqueue(randomUUID(), 'api-1')
+    const newer = await work.enqueue(randomUUID(), 'api-1')
+    const own = await work.enqueue(randomUUID(), 'api-and-worker', undefined, 2)
+    expect(own.taken.map((turn) => turn.id)).toEqual([older.id, newer.id])
+    const next = await work.enqueue(randomUUID(), 'api-and-worker', undefined, 2)
+    expect(next.taken.map((turn) => turn.id)).toEqual([own.id, next.id])
+  })
+
+  it('queues the turn when the group is missing, and takes none', async () => {
+    const work = queue('api-and-worker')
+    const { id, taken } = await work.enqueue(randomUUID(), 'api-and-worker', undefined, 1)
+    expect(taken).toEqual([])
+    expect(await redis.xlen(work.keys.stream)).toBe(1)
+    expect(id).toMatch(/^\d+-\d+$/)
   })
 })

@@ -1,18 +1,19 @@
 /**
  * The queue dispatcher: a turn goes into the Redis work queue, and whichever worker takes it runs
- * it (this process too, when its role includes `worker`). A cancel reaches the worker running
+ * it (this process too, when its role includes `worker`: with a free slot, its worker takes the
+ * oldest waiting turn in the step that queues this one, usually this one, and runs it with the
+ * task as just written, without a wake-up read and without reading the task back). A cancel reaches the worker running
  * the turn through the control channel; the dispatching process learns that a turn has ended
  * from the worker (directly, or through its `ended` channel), so a blocking send waits on that
  * rather than following the task's event log.
  */
-import type { Task } from '../../domain/model.js'
 import type { Logger } from 'pino'
 import { ServiceUnavailableError } from '../../domain/errors.js'
-import type { TaskState } from '../../domain/model.js'
+import type { Task, TaskState } from '../../domain/model.js'
 import { isFinal } from '../../domain/state-machine.js'
 import type { AbortReason, DispatchedTurn, Dispatcher } from '../../engine/dispatcher.js'
 import { RECONNECT_CAP_MS } from '../../store/redis/connection.js'
-import type { WorkQueue } from '../../store/redis/work-queue.js'
+import type { QueuedTurn, WorkQueue } from '../../store/redis/work-queue.js'
 import type { WriteOrigin } from '../../store/task-store.js'
 import type { QueueWorker } from './worker.js'
 
@@ -55,15 +56,26 @@ export class QueueDispatcher implements Dispatcher {
     this.#timer = setInterval(() => this.#tick(), 1000).unref()
   }
 
-  async dispatch(taskId: string, origin?: WriteOrigin): Promise<DispatchedTurn> {
+  async dispatch(task: Task, origin?: WriteOrigin): Promise<DispatchedTurn> {
     if (this.#closed) throw new ServiceUnavailableError('The server is shutting down')
+    const taskId = task.id
     const { ended } = this.#expect(taskId)
-    const { queue } = this.#options
+    const { queue, worker } = this.#options
+    // A local worker with a free slot takes the oldest waiting turn as it queues this one.
+    const reserved = worker?.reserve() ?? false
+    let taken: QueuedTurn[] = []
     try {
-      await queue.enqueue(taskId, queue.consumer, origin?.requestId)
+      ;({ taken } = await queue.enqueue(
+        taskId,
+        queue.consumer,
+        origin?.requestId,
+        reserved ? 1 : 0,
+      ))
     } catch (error) {
       this.turnEnded(taskId)
       throw error
+    } finally {
+      if (reserved) worker!.adopt(taken, task)
     }
     return { ended }
   }

@@ -2,6 +2,10 @@
  * A worker: takes turns from the Redis work queue (a consumer group, see work-queue.ts) and runs
  * them with the Runner, up to `concurrency` at once.
  *
+ * - Turns come from its blocking read, or from its own process's dispatcher (`adopt`), which
+ *   takes the oldest waiting turns in the same step that queues a new one (queue-add.lua); a
+ *   read that returns more turns than slots are left hands the extra ones back.
+ *
  * - While a turn runs, a heartbeat resets its entry's idle time every third of the visibility
  *   timeout, so a slow but live turn is never taken away.
  * - A turn whose entry stays idle longer than the visibility timeout lost its worker (killed,
@@ -58,6 +62,8 @@ const BLOCK_MS = 5000
 export class QueueWorker {
   readonly #options: QueueWorkerOptions
   readonly #running = new Map<string, RunningTurn>()
+  /** Slots held for turns being queued and taken by this process's dispatcher. */
+  #reserved = 0
   readonly #timers: NodeJS.Timeout[] = []
   #closing = false
   #reading: Promise<void> = Promise.resolve()
@@ -78,6 +84,30 @@ export class QueueWorker {
 
   get runningCount(): number {
     return this.#running.size
+  }
+
+  /**
+   * Holds a slot for the turn its process is about to queue and take in one step (see adopt);
+   * false when no slot is free (or it is closing): the turn then waits in the queue.
+   */
+  reserve(): boolean {
+    const { concurrency } = this.#options
+    if (this.#closing || this.#running.size + this.#reserved >= concurrency) return false
+    this.#reserved += 1
+    return true
+  }
+
+  /**
+   * Ends a reservation: runs the turns taken with it (queue-add.lua; none when the queueing
+   * failed). `known` is the task of the turn just queued, as its dispatcher has written it.
+   */
+  adopt(entries: readonly QueuedTurn[], known?: Task): void {
+    this.#reserved -= 1
+    for (const entry of entries) {
+      if (this.#closing) void this.#release(entry)
+      else this.#start(entry, entry.taskId === known?.id ? known : undefined)
+    }
+    if (entries.length === 0) this.#slotFreed?.()
   }
 
   start(): void {
@@ -126,7 +156,7 @@ export class QueueWorker {
     const { queue, connection, concurrency, log } = this.#options
     let failures = 0
     while (!this.#closing) {
-      const free = concurrency - this.#running.size
+      const free = concurrency - this.#running.size - this.#reserved
       if (free <= 0) {
         await new Promise<void>((resolve) => (this.#slotFreed = resolve))
         this.#slotFreed = undefined
@@ -143,25 +173,27 @@ export class QueueWorker {
         continue
       }
       for (const entry of entries) {
-        if (this.#closing) await this.#release(entry)
+        // Turns taken while this read waited (adopt) may have filled the slots it asked for.
+        const full = this.#running.size + this.#reserved >= concurrency
+        if (this.#closing || full) await this.#release(entry)
         else this.#start(entry)
       }
     }
   }
 
-  #start(entry: QueuedTurn): void {
+  #start(entry: QueuedTurn, known?: Task): void {
     const turn = new Turn()
     const running: RunningTurn = { entry, turn, done: Promise.resolve() }
     this.#running.set(entry.taskId, running)
-    running.done = this.#run(entry, turn).finally(() => {
+    running.done = this.#run(entry, turn, known).finally(() => {
       if (this.#running.get(entry.taskId) === running) this.#running.delete(entry.taskId)
       this.#slotFreed?.()
     })
   }
 
-  async #run(entry: QueuedTurn, turn: Turn): Promise<void> {
+  async #run(entry: QueuedTurn, turn: Turn, known: Task | undefined): Promise<void> {
     const origin = entry.requestId === undefined ? undefined : { requestId: entry.requestId }
-    const result = await this.#options.runner.run(entry.taskId, turn, origin)
+    const result = await this.#options.runner.run(entry.taskId, turn, origin, known)
     // Released: another worker has the turn now (or gets it from close()).
     // Not recorded: the store failed; the entry stays pending and is reclaimed.
     if (turn.reason === 'released' || !result.recorded) return

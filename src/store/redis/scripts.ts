@@ -25,6 +25,7 @@ export const QUEUE_SCRIPT_NAMES = {
   'queue-heartbeat': 'a2aQueueHeartbeatV1',
   'queue-forget-consumer': 'a2aQueueForgetConsumerV1',
   'queue-ensure': 'a2aQueueEnsureV1',
+  'queue-add': 'a2aQueueAddV1',
 } as const
 
 type TaskScriptKind = keyof typeof SCRIPT_NAMES
@@ -81,6 +82,7 @@ export function defineQueueScripts(redis: Redis): QueueScripts {
     'queue-heartbeat': runner('queue-heartbeat'),
     'queue-forget-consumer': runner('queue-forget-consumer'),
     'queue-ensure': runner('queue-ensure'),
+    'queue-add': runner('queue-add'),
   }
 }
 

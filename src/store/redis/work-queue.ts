@@ -64,12 +64,27 @@ export class WorkQueue {
 
   /**
    * Adds a turn for any worker to take; resolves with the entry id. `origin`: the consumer name
-   * of the dispatching process; `requestId`: the request that started the turn, if any.
+   * of the dispatching process; `requestId`: the request that started the turn, if any. With
+   * `take` > 0 this consumer also takes up to that many of the oldest waiting turns, in the same
+   * step (queue-add.lua): usually just the new one, which then needs no wake-up read.
    */
-  enqueue(taskId: string, origin: string, requestId?: string): Promise<string> {
+  enqueue(
+    taskId: string,
+    origin: string,
+    requestId?: string,
+    take = 0,
+  ): Promise<{ id: string; taken: QueuedTurn[] }> {
     return whileReachable(async () => {
-      const id = await this.redis.xadd(this.keys.stream, '*', ...entry(taskId, origin, requestId))
-      return id!
+      const { stream, group } = this.keys
+      const reply = await this.#scripts['queue-add'](
+        [stream],
+        [group, this.consumer, String(take), ...entry(taskId, origin, requestId)],
+      )
+      const [id, taken] = Array.isArray(reply) ? (reply as [unknown, unknown]) : []
+      if (typeof id !== 'string' || !Array.isArray(taken)) {
+        throw new Error(`queue-add answered ${String(reply)}`)
+      }
+      return { id, taken: (taken as StreamEntry[]).flatMap(queuedTurn) }
     })
   }
 
