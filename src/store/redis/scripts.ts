@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs'
 import type { Redis } from 'ioredis'
 import { TaskNotFoundError } from '../../domain/errors.js'
 import { TaskState } from '../../domain/model.js'
+import type { TaskFields } from './task-codec.js'
 
 /** Script file → the command name it is registered under. */
 export const SCRIPT_NAMES = {
@@ -107,7 +108,7 @@ function scriptRunner(redis: Redis) {
 type ScriptCommand = (this: Redis, ...args: (string | number)[]) => Promise<unknown>
 
 export type CreateReply =
-  { created: true; eventId: string } | { created: false; fields: Record<string, string> }
+  { created: true; eventId: string } | { created: false; fields: TaskFields }
 
 /** Reads create.lua's reply. */
 export function createReply(reply: unknown): CreateReply {
@@ -124,7 +125,7 @@ export type ChangeOutcome = { eventId: string } | { refusedBy: TaskState }
 export function applyReply(
   reply: unknown,
   taskId: string,
-): { outcomes: ChangeOutcome[]; fields: Record<string, string> } {
+): { outcomes: ChangeOutcome[]; fields: TaskFields } {
   const [code, outcomes, fields] = asArray(SCRIPT_NAMES.apply, reply)
   if (code === -1) throw new TaskNotFoundError(taskId)
   if (code !== 1) throw unexpected(SCRIPT_NAMES.apply, reply)
@@ -140,11 +141,14 @@ export function applyReply(
   }
 }
 
-/** A Lua HGETALL reply (field, value, …) as an object. */
-export function hashFields(script: string, flat: unknown): Record<string, string> {
+/**
+ * A hash as HGETALL gives it (field, value, …), as a Map: a task's field names include its
+ * artifact ids, and an object keyed by names never seen before costs V8 a new shape per task.
+ */
+export function hashFields(script: string, flat: unknown): TaskFields {
   const items = asArray(script, flat)
-  const fields: Record<string, string> = {}
-  for (let i = 0; i + 1 < items.length; i += 2) fields[String(items[i])] = String(items[i + 1])
+  const fields = new Map<string, string>()
+  for (let i = 0; i + 1 < items.length; i += 2) fields.set(String(items[i]), String(items[i + 1]))
   return fields
 }
 

@@ -27,6 +27,9 @@ export class StoredDataError extends Error {
   }
 }
 
+/** A task's hash, field → value (see hashFields). */
+export type TaskFields = ReadonlyMap<string, string>
+
 /** The task as hash field/value pairs, for create.lua. */
 export function encodeTask(task: Task): string[] {
   const { status, updatedAt, history, transitions, artifacts, ...head } = task
@@ -48,9 +51,9 @@ export function encodeTask(task: Task): string[] {
 }
 
 /** Just the task's contextId, from its hash (without decoding the rest). */
-export function contextIdOf(taskId: string, fields: Record<string, string>): string {
+export function contextIdOf(taskId: string, fields: TaskFields): string {
   try {
-    const contextId: unknown = JSON.parse(fields.contextIdJson ?? '')
+    const contextId: unknown = JSON.parse(fields.get('contextIdJson') ?? '')
     if (typeof contextId === 'string') return contextId
   } catch {
     // falls through to the error below
@@ -59,9 +62,9 @@ export function contextIdOf(taskId: string, fields: Record<string, string>): str
 }
 
 /** The task a hash holds; a fresh object each time, so callers get copies. */
-export function decodeTask(taskId: string, fields: Record<string, string>): Task {
+export function decodeTask(taskId: string, fields: TaskFields): Task {
   const json = (field: string): unknown => {
-    const text = fields[field]
+    const text = fields.get(field)
     if (text === undefined) throw new StoredDataError(taskId, `lacks the field "${field}"`)
     try {
       return JSON.parse(text)
@@ -76,7 +79,7 @@ export function decodeTask(taskId: string, fields: Record<string, string>): Task
   const parsed = Task.safeParse({
     ...(json('head') as object),
     status: json('status'),
-    updatedAt: fields.updatedAt,
+    updatedAt: fields.get('updatedAt'),
     history: json('history'),
     transitions: json('transitions'),
     artifacts: artifactIds.map((id) => ({

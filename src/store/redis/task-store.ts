@@ -12,7 +12,7 @@ import { TransitionRejectedError } from '../task-store.js'
 import { whileReachable } from './connection.js'
 import { taskKeys } from './keys.js'
 import type { TaskScripts } from './scripts.js'
-import { applyReply, createReply } from './scripts.js'
+import { applyReply, createReply, hashFields } from './scripts.js'
 import { contextIdOf, decodeTask, encodeTask, prepareChange } from './task-codec.js'
 import type { IndexEntry } from './task-index.js'
 import { TaskIndex } from './task-index.js'
@@ -120,8 +120,10 @@ export class RedisTaskStore implements TaskStore {
   }
 
   async #get(taskId: string): Promise<Task | undefined> {
-    const fields = await this.#redis.hgetall(taskKeys(this.#prefix, taskId).task)
-    return Object.keys(fields).length === 0 ? undefined : decodeTask(taskId, fields)
+    // The flat reply (not ioredis's object): hashFields makes it a Map (see there).
+    const flat = await this.#redis.call('HGETALL', taskKeys(this.#prefix, taskId).task)
+    const fields = hashFields('HGETALL', flat)
+    return fields.size === 0 ? undefined : decodeTask(taskId, fields)
   }
 
   async #applyAll(taskId: string, changes: readonly TaskChange[]) {
@@ -177,14 +179,14 @@ export class RedisTaskStore implements TaskStore {
     const gone: IndexEntry[] = []
     if (entries.length === 0) return { tasks, gone }
     const pipeline = this.#redis.pipeline()
-    for (const { taskId } of entries) pipeline.hgetall(taskKeys(this.#prefix, taskId).task)
+    for (const { taskId } of entries) pipeline.call('HGETALL', taskKeys(this.#prefix, taskId).task)
     const replies = (await pipeline.exec()) ?? []
-    for (const [i, [error, fields]] of replies.entries()) {
+    for (const [i, [error, flat]] of replies.entries()) {
       if (error) throw error
       const entry = entries[i]!
-      const hash = fields as Record<string, string>
-      if (Object.keys(hash).length === 0) gone.push(entry)
-      else tasks.push(decodeTask(entry.taskId, hash))
+      const fields = hashFields('HGETALL', flat)
+      if (fields.size === 0) gone.push(entry)
+      else tasks.push(decodeTask(entry.taskId, fields))
     }
     return { tasks, gone }
   }
