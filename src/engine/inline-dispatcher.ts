@@ -26,7 +26,9 @@ export class InlineDispatcher implements Dispatcher {
       return Promise.reject(new ServiceUnavailableError('The server is shutting down'))
     const taskId = task.id
     const turn = new Turn()
-    const done = this.runner.run(taskId, turn, origin, task).finally(() => {
+    // The turn reads the task itself (free in memory): a cancel written in between is seen
+    // before the skill starts, as the cancel finds no running turn here to abort yet.
+    const done = this.runner.run(taskId, turn, origin).finally(() => {
       if (this.#running.get(taskId)?.turn === turn) this.#running.delete(taskId)
     })
     this.#running.set(taskId, { turn, done })

@@ -46,8 +46,9 @@ export class Runner {
    * Runs one turn. `turn` is aborted, with a reason, by whoever stops it (cancel, shutdown).
    * Resolves unrecorded when the turn ended without storing its writes (the store failed), so
    * that a queue can run it again; recorded otherwise, with the task as the turn left it.
-   * `known`: the task as the dispatcher has just written it, so the turn need not read it (a
-   * cancel since then refuses the turn's first write, and aborts the turn).
+   * `known`: the task as the dispatcher has just written it, so the turn need not read it back.
+   * A cancel written since then refuses the turn's writes, and reaches the turn as an abort
+   * through the dispatcher (on a queue, through the control channel).
    */
   async run(taskId: string, turn: Turn, origin?: WriteOrigin, known?: Task): Promise<TurnResult> {
     const result = await this.#run(taskId, turn, origin, known)

@@ -1,11 +1,11 @@
 /**
  * The queue dispatcher: a turn goes into the Redis work queue, and whichever worker takes it runs
- * it (this process too, when its role includes `worker`: with a free slot, its worker takes the
- * oldest waiting turn in the step that queues this one, usually this one, and runs it with the
- * task as just written, without a wake-up read and without reading the task back). A cancel reaches the worker running
- * the turn through the control channel; the dispatching process learns that a turn has ended
- * from the worker (directly, or through its `ended` channel), so a blocking send waits on that
- * rather than following the task's event log.
+ * it. When this process runs turns too and its worker has a free slot, the worker takes the
+ * oldest waiting turn in the same step that queues this one (usually this one) and runs it with
+ * the task as just written: no wake-up read, no read of the task. A cancel reaches the worker
+ * running the turn through the control channel; the dispatching process learns that a turn has
+ * ended from the worker (directly, or through its `ended` channel), so a blocking send waits on
+ * that rather than following the task's event log.
  */
 import type { Logger } from 'pino'
 import { ServiceUnavailableError } from '../../domain/errors.js'

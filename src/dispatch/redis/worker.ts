@@ -59,11 +59,16 @@ interface RunningTurn {
 /** How long one blocking read waits before it looks at the worker's state again. */
 const BLOCK_MS = 5000
 
+/** How long a cancel of a task with no turn here is remembered (see abort). */
+const CANCEL_MEMORY_MS = 10_000
+
 export class QueueWorker {
   readonly #options: QueueWorkerOptions
   readonly #running = new Map<string, RunningTurn>()
   /** Slots held for turns being queued and taken by this process's dispatcher. */
   #reserved = 0
+  /** Tasks canceled while no turn of theirs ran here, with when (see abort). */
+  readonly #canceled = new Map<string, number>()
   readonly #timers: NodeJS.Timeout[] = []
   #closing = false
   #reading: Promise<void> = Promise.resolve()
@@ -104,8 +109,13 @@ export class QueueWorker {
   adopt(entries: readonly QueuedTurn[], known?: Task): void {
     this.#reserved -= 1
     for (const entry of entries) {
-      if (this.#closing) void this.#release(entry)
-      else this.#start(entry, entry.taskId === known?.id ? known : undefined)
+      if (this.#closing) {
+        void this.#release(entry)
+        continue
+      }
+      // A task canceled meanwhile is read afresh: the turn then sees the cancel and ends.
+      const trusted = entry.taskId === known?.id && !this.#canceled.has(entry.taskId)
+      this.#start(entry, trusted ? known : undefined)
     }
     if (entries.length === 0) this.#slotFreed?.()
   }
@@ -117,11 +127,27 @@ export class QueueWorker {
     this.#every(Math.max(100, Math.floor(visibilityTimeoutMs / 2)), () => this.#reclaim())
   }
 
-  /** Aborts the turn this worker runs for the task; false when it runs none. */
+  /**
+   * Aborts the turn this worker runs for the task; false when it runs none. A cancel of a task
+   * it runs no turn for is remembered for a while: its dispatcher's copy of the task, handed to
+   * `adopt` a moment later, would not show it.
+   */
   abort(taskId: string, reason: AbortReason): boolean {
     const running = this.#running.get(taskId)
     running?.turn.abort(reason)
+    if (!running && reason === 'canceled') this.#rememberCancel(taskId)
     return running !== undefined
+  }
+
+  #rememberCancel(taskId: string): void {
+    const time = Date.now()
+    // Oldest first (insertion order): drop the ones past the window.
+    for (const [id, at] of this.#canceled) {
+      if (time - at < CANCEL_MEMORY_MS) break
+      this.#canceled.delete(id)
+    }
+    this.#canceled.delete(taskId)
+    this.#canceled.set(taskId, time)
   }
 
   /** Aborts running turns whose task was canceled while this process could not hear it. */
