@@ -3,7 +3,6 @@
  * written is handed to the turn, unless the task was canceled meanwhile, and slots are held
  * from reserve to adopt. A real Redis queue; the runner records what each turn was given.
  */
-import { randomUUID } from 'node:crypto'
 import type { Redis } from 'ioredis'
 import pino from 'pino'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
@@ -14,6 +13,7 @@ import { MemoryEventLog } from '../../src/store/memory/event-log.js'
 import { MemoryTaskStore } from '../../src/store/memory/task-store.js'
 import { WorkQueue } from '../../src/store/redis/work-queue.js'
 import { connectTestRedis, deleteKeysUnder, testPrefix } from '../helpers/redis.js'
+import { newTask } from '../store/contract.js'
 
 let redis: Redis
 const prefixes: string[] = []
@@ -69,27 +69,10 @@ async function workerWith(concurrency: number, { holding = false } = {}) {
   return { worker, queue, given, dispatch }
 }
 
-const submitted = (): Task => {
-  const timestamp = new Date().toISOString()
-  const status = { state: 'submitted' as const, timestamp }
-  return {
-    id: randomUUID(),
-    contextId: randomUUID(),
-    skillId: 'echo',
-    status,
-    history: [],
-    artifacts: [],
-    transitions: [status],
-    requestHash: 'h',
-    createdAt: timestamp,
-    updatedAt: timestamp,
-  }
-}
-
 describe('QueueWorker: turns its own dispatcher takes as it queues them', () => {
   it('runs the taken turn with the task as the dispatcher wrote it', async () => {
     const { given, dispatch } = await workerWith(2)
-    const task = submitted()
+    const task = newTask()
     const { reserved, taken } = await dispatch(task)
     expect(reserved).toBe(true)
     expect(taken.map((turn) => turn.taskId)).toEqual([task.id])
@@ -98,7 +81,7 @@ describe('QueueWorker: turns its own dispatcher takes as it queues them', () => 
 
   it('reads the task afresh when it was canceled before the turn was taken', async () => {
     const { worker, given, dispatch } = await workerWith(2)
-    const task = submitted()
+    const task = newTask()
     // The cancel arrives (locally, or on the control channel) before the queue step answers.
     expect(worker.abort(task.id, 'canceled')).toBe(false)
     await dispatch(task)
@@ -107,7 +90,7 @@ describe('QueueWorker: turns its own dispatcher takes as it queues them', () => 
 
   it('reserves no more slots than it has: the turn beyond them waits in the queue', async () => {
     const { given, queue, dispatch } = await workerWith(1, { holding: true })
-    const sent = await Promise.all([dispatch(submitted()), dispatch(submitted())])
+    const sent = await Promise.all([dispatch(newTask()), dispatch(newTask())])
     expect(sent.map(({ reserved }) => reserved)).toEqual([true, false])
     expect(sent.map(({ taken }) => taken.length)).toEqual([1, 0])
     await expect.poll(() => given.length).toBe(1)
