@@ -57,6 +57,14 @@ async function orchestrateOver(app: FastifyInstance, delegateSkillId: string, te
   }>()
 }
 
+/** `orchestrate` sent through `client`, delegating `text` to the skill `delegateSkillId`. */
+const delegate = async (client: A2AClient, delegateSkillId: string, text: string) =>
+  (await client.send({
+    skill: 'orchestrate',
+    text,
+    data: { delegateSkillId },
+  })) as RemoteTask
+
 describe('the orchestrate skill over A2A', () => {
   let alpha: TestAgent
   let gamma: TestAgent
@@ -99,11 +107,7 @@ describe('the orchestrate skill over A2A', () => {
   })
 
   it('delegates the skill named in a data part and passes the artifacts back', async () => {
-    const result = (await client.send({
-      skill: 'orchestrate',
-      text: 'hello',
-      data: { delegateSkillId: 'translate' },
-    })) as RemoteTask
+    const result = await delegate(client, 'translate', 'hello')
     expect(result.status.state).toBe('completed')
     expect(textOf(result.status.message?.parts)).toBe('Done by Alpha')
     expect(result.artifacts).toHaveLength(1)
@@ -153,11 +157,7 @@ describe('the orchestrate skill over A2A', () => {
   })
 
   it('asks its caller the agent question and passes the answer on', async () => {
-    const first = (await client.send({
-      skill: 'orchestrate',
-      text: 'paint the fence',
-      data: { delegateSkillId: 'ask' },
-    })) as RemoteTask
+    const first = await delegate(client, 'ask', 'paint the fence')
     expect(first.status.state).toBe('input-required')
     expect(textOf(first.status.message?.parts)).toBe('Which colour?')
     const answered = (await client.continue(first, { text: 'red' })) as RemoteTask
@@ -174,11 +174,7 @@ describe('the orchestrate skill over A2A', () => {
   })
 
   it('fails the task, saying why, when no registered agent declares the skill', async () => {
-    const result = (await client.send({
-      skill: 'orchestrate',
-      text: 'la',
-      data: { delegateSkillId: 'sing' },
-    })) as RemoteTask
+    const result = await delegate(client, 'sing', 'la')
     expect(result.status.state).toBe('failed')
     expect(textOf(result.status.message?.parts)).toBe(
       'No healthy registered agent declares skill "sing"',
@@ -186,11 +182,7 @@ describe('the orchestrate skill over A2A', () => {
   })
 
   it('calls the agent as itself: the delegated task is the orchestrator one, not its caller', async () => {
-    const first = (await client.send({
-      skill: 'orchestrate',
-      text: 'paint the shed',
-      data: { delegateSkillId: 'ask' },
-    })) as RemoteTask
+    const first = await delegate(client, 'ask', 'paint the shed')
     expect(first.status.state).toBe('input-required')
     // Every request Alpha got came with the orchestrator's token; the caller's went nowhere.
     expect(new Set(alpha.callers())).toEqual(new Set([null, 'orchestrator']))
