@@ -42,6 +42,23 @@ describe('Redis store: key layout (keys.ts)', () => {
     }
   })
 
+  it('indexes the tasks written in one turn together, each in its own owner and context index', async () => {
+    const store = storeWith(0)
+    const context = randomUUID()
+    // Created at once: their index entries go to Redis in one index.lua call.
+    const [alice, anonymous, bob] = await Promise.all([
+      createdIn(store, { owner: 'alice', contextId: context }),
+      createdIn(store, { contextId: context }),
+      createdIn(store, { owner: 'bob' }),
+    ])
+    const ids = async (query: { owner?: string; contextId?: string }) =>
+      (await store.tasks.list({ ...query, pageSize: 10 })).tasks.map((task) => task.id).sort()
+    expect(await ids({})).toEqual([alice.id, anonymous.id, bob.id].sort())
+    expect(await ids({ contextId: context })).toEqual([alice.id, anonymous.id].sort())
+    expect(await ids({ owner: 'alice' })).toEqual([alice.id])
+    expect(await ids({ owner: 'bob' })).toEqual([bob.id])
+  })
+
   it('refuses a prefix with a brace, which would move the hash tag', () => {
     expect(() =>
       createRedisStore({ redis: connection(), prefix: 'a2a:{x}:', terminalTtlSeconds: 0 }),

@@ -14,6 +14,7 @@ import type { Task } from '../../domain/model.js'
 import type { TaskQuery } from '../task-store.js'
 import { indexKeys, taskKeys } from './keys.js'
 import type { TaskScripts } from './scripts.js'
+import { TurnBatch } from './turn-batch.js'
 
 /** An index entry: a task id and the updatedAt (ms) it was indexed with. */
 export interface IndexEntry {
@@ -28,8 +29,18 @@ export interface IndexEntry {
  */
 type RetentionRecord = [string, string, string | null, number]
 
+/** One task's index write, as index.lua takes it ('' for no expiry and no record). */
+interface IndexWrite {
+  taskId: string
+  score: string
+  indexes: string[]
+  expiresAt: string
+  record: string
+}
+
 export class TaskIndex {
   readonly #keys: ReturnType<typeof indexKeys>
+  readonly #recorded = new TurnBatch<IndexWrite>((tasks) => this.#writeEntries(tasks))
 
   constructor(
     private readonly redis: Redis,
@@ -39,20 +50,32 @@ export class TaskIndex {
     this.#keys = indexKeys(prefix)
   }
 
-  /** Records a task's entries (again: it is idempotent); `expiresAt` (ms) once it has a TTL. */
-  async record(task: Task, expiresAt?: number): Promise<void> {
+  /**
+   * Records a task's entries (again: it is idempotent); `expiresAt` (ms) once it has a TTL. The
+   * tasks recorded in one turn of the event loop go to Redis in one index.lua call, after the
+   * turn (turn-batch.ts): resolves (or rejects, for all of them) once that call has answered.
+   */
+  record(task: Task, expiresAt?: number): Promise<void> {
     const owner = task.owner ?? null
     const record: RetentionRecord | undefined =
       expiresAt === undefined ? undefined : [task.id, task.contextId, owner, expiresAt]
-    await this.scripts.index(
-      [this.#keys.expiring, ...this.#indexesOf(task.contextId, owner)],
-      [
-        task.id,
-        String(scoreOf(task)),
-        String(expiresAt ?? ''),
-        record ? JSON.stringify(record) : '',
-      ],
-    )
+    return this.#recorded.add({
+      taskId: task.id,
+      score: String(scoreOf(task)),
+      indexes: this.#indexesOf(task.contextId, owner),
+      expiresAt: String(expiresAt ?? ''),
+      record: record ? JSON.stringify(record) : '',
+    })
+  }
+
+  #writeEntries(writes: readonly IndexWrite[]): Promise<unknown> {
+    const keys = [this.#keys.expiring]
+    const args: string[] = []
+    for (const { taskId, score, indexes, expiresAt, record } of writes) {
+      keys.push(...indexes)
+      args.push(taskId, score, String(indexes.length), expiresAt, record)
+    }
+    return this.scripts.index(keys, args)
   }
 
   /** The index that narrows a query most: a context is one conversation, an owner has many. */
@@ -67,6 +90,8 @@ export class TaskIndex {
    * scale `list` would range by score with the page cursor instead (ZRANGE BYSCORE … LIMIT).
    */
   async entries(key: string): Promise<IndexEntry[]> {
+    // A batch still to be sent goes first: a list sees every task this process has written.
+    await this.#recorded.sent()
     const reply: unknown = await this.redis.zrange(key, 0, '-1', 'WITHSCORES')
     return scoredMembers(reply).map(([taskId, score]) => ({ taskId, score }))
   }

@@ -102,9 +102,11 @@ export class RedisTaskStore implements TaskStore {
 
   /**
    * Records the task in the indexes without holding up the write that called for it: the task
-   * is stored, and this connection sends its later commands (a list, the task's next change)
-   * after this one, so only another process may list a moment before the entry lands. A step
-   * that fails is repaired as keys.ts says (the next final state, the sweep), and logged.
+   * is stored, the index writes of this turn of the event loop go in one call right after it
+   * (TaskIndex.record), and a list on this process waits for a batch not yet sent: this
+   * process lists every task it has written; only another process may list a moment before the
+   * entry lands. A step that fails is repaired as keys.ts says (the next final state, the
+   * sweep), and logged.
    */
   #indexBehind(task: Task): void {
     const written = this.#index

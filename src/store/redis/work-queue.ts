@@ -14,6 +14,7 @@ import { whileReachable } from './connection.js'
 import { queueKeys } from './keys.js'
 import type { QueueScripts } from './scripts.js'
 import { defineQueueScripts } from './scripts.js'
+import { TurnBatch } from './turn-batch.js'
 
 /** A turn taken from the queue. */
 export interface QueuedTurn {
@@ -42,6 +43,9 @@ type StreamEntry = [id: string, fields: string[]]
 export class WorkQueue {
   readonly keys: ReturnType<typeof queueKeys>
   readonly #scripts: QueueScripts
+  readonly #acked = new TurnBatch<readonly string[]>((batches) =>
+    this.#scripts['queue-ack']([this.keys.stream], [this.keys.group, ...batches.flat()]),
+  )
 
   constructor(
     private readonly redis: Redis,
@@ -137,10 +141,12 @@ export class WorkQueue {
     return (streams.find(([key]) => key === stream)?.[1] ?? []).flatMap(queuedTurn)
   }
 
-  /** Marks turns done and deletes their entries. */
+  /**
+   * Marks turns done and deletes their entries. The turns acknowledged in one turn of the event
+   * loop go in one queue-ack.lua call, after it (turn-batch.ts).
+   */
   async ack(ids: readonly string[]): Promise<void> {
-    if (ids.length === 0) return
-    await this.#scripts['queue-ack']([this.keys.stream], [this.keys.group, ...ids])
+    if (ids.length > 0) await this.#acked.add(ids)
   }
 
   /** Hands a turn this consumer owns back to the queue; false when it was no longer its own. */

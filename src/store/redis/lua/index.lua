@@ -1,23 +1,33 @@
 --[[
-  Records a task in the list indexes after create or apply wrote it (keys.ts says why this is a
-  second step). Idempotent and convergent: ZADD GT keeps the newest score when two writes of one
-  task are indexed out of order, and adds the entry when it is missing.
+  Records tasks in the list indexes after create or apply wrote them (keys.ts says why this is
+  a second step): the tasks a process wrote in one turn of its event loop, in one call.
+  Idempotent and convergent: ZADD GT keeps the newest score when two writes of one task are
+  indexed out of order, and adds the entry when it is missing.
 
   KEYS[1]  retention records    <prefix>tasks:{idx}:expiring
-  KEYS[2…] the indexes to record the task in: <prefix>tasks:{idx}:all, …:context:<contextId>
-           and, for a task with an owner, …:owner:<owner>
+  KEYS[2…] each task's indexes, in the order of the tasks below: <prefix>tasks:{idx}:all,
+           …:context:<contextId> and, for a task with an owner, …:owner:<owner>
 
-  ARGV[1]  taskId
-  ARGV[2]  the task's updatedAt in ms (the index score)
-  ARGV[3]  when the task's keys expire, in ms; '' when they do not
-  ARGV[4]  the task's retention record (JSON; see task-index.ts), used when ARGV[3] is set
+  ARGV     five per task:
+           taskId
+           the task's updatedAt in ms (the index score)
+           how many of KEYS are its indexes
+           when the task's keys expire, in ms; '' when they do not
+           the task's retention record (JSON; see task-index.ts), used when it expires
 
-  Returns 1
+  Returns the number of tasks recorded
 ]]
-for i = 2, #KEYS do
-  redis.call('ZADD', KEYS[i], 'GT', ARGV[2], ARGV[1])
+local key = 2
+local tasks = 0
+for i = 1, #ARGV, 5 do
+  local taskId, score, count = ARGV[i], ARGV[i + 1], tonumber(ARGV[i + 2])
+  for k = key, key + count - 1 do
+    redis.call('ZADD', KEYS[k], 'GT', score, taskId)
+  end
+  key = key + count
+  if ARGV[i + 3] ~= '' then
+    redis.call('ZADD', KEYS[1], 'NX', ARGV[i + 3], ARGV[i + 4])
+  end
+  tasks = tasks + 1
 end
-if ARGV[3] ~= '' then
-  redis.call('ZADD', KEYS[1], 'NX', ARGV[3], ARGV[4])
-end
-return 1
+return tasks
