@@ -1,22 +1,26 @@
 /**
  * The registry in Redis, shared by every replica on the same REDIS_URL and REDIS_KEY_PREFIX:
- * one hash of entries (agent id → JSON) and a short SET NX PX claim per scheduled check. Keys come
- * from registryKeys (src/store/redis/keys.ts); they share the `{agents}` hash tag. A health
- * check's write is a compare-and-set on the entry's revision (lua/registry-update.lua).
+ * one hash of entries (agent id → JSON), a list of the ids in registration order, and a short
+ * SET NX PX claim per scheduled check. Keys come from registryKeys (src/store/redis/keys.ts); they
+ * share the `{agents}` hash tag. An add appends to the order in the same step
+ * (lua/registry-add.lua); a health check's write is a compare-and-set on the entry's revision
+ * (lua/registry-update.lua).
  */
 import { readFileSync } from 'node:fs'
-import type { Redis } from 'ioredis'
+import type { ChainableCommander, Redis } from 'ioredis'
 import { registryKeys } from '../store/redis/keys.js'
 import { whileReachable } from '../store/redis/connection.js'
 import { AgentEntry } from './entry.js'
 import type { RegistryStore } from './store.js'
 
-/** The script, registered under a versioned name (a changed script gets a new name). */
+/** The scripts, registered under versioned names (a changed script gets a new name). */
+const ADD_COMMAND = 'a2aRegistryAddV1'
 const UPDATE_COMMAND = 'a2aRegistryUpdateV1'
-const updateScript = () =>
-  readFileSync(new URL('../store/redis/lua/registry-update.lua', import.meta.url), 'utf8')
+const script = (name: string) =>
+  readFileSync(new URL(`../store/redis/lua/${name}.lua`, import.meta.url), 'utf8')
 
-type WithUpdate = Redis & Record<typeof UPDATE_COMMAND, (...args: string[]) => Promise<number>>
+type WithScripts = Redis &
+  Record<typeof ADD_COMMAND | typeof UPDATE_COMMAND, (...args: string[]) => Promise<number>>
 
 export interface RedisRegistryStoreOptions {
   redis: Redis
@@ -26,14 +30,17 @@ export interface RedisRegistryStoreOptions {
 }
 
 export class RedisRegistryStore implements RegistryStore {
-  readonly #redis: WithUpdate
+  readonly #redis: WithScripts
   readonly #keys: ReturnType<typeof registryKeys>
   readonly #ownsConnection: boolean
 
   constructor(options: RedisRegistryStoreOptions) {
-    const redis = options.redis as WithUpdate
+    const redis = options.redis as WithScripts
+    if (typeof redis[ADD_COMMAND] !== 'function') {
+      redis.defineCommand(ADD_COMMAND, { numberOfKeys: 2, lua: script('registry-add') })
+    }
     if (typeof redis[UPDATE_COMMAND] !== 'function') {
-      redis.defineCommand(UPDATE_COMMAND, { numberOfKeys: 1, lua: updateScript() })
+      redis.defineCommand(UPDATE_COMMAND, { numberOfKeys: 1, lua: script('registry-update') })
     }
     this.#redis = redis
     this.#keys = registryKeys(options.prefix)
@@ -42,8 +49,14 @@ export class RedisRegistryStore implements RegistryStore {
 
   list(): Promise<AgentEntry[]> {
     return whileReachable(async () => {
-      const all = await this.#redis.hgetall(this.#keys.agents)
-      return Object.values(all).flatMap((json) => decode(json) ?? [])
+      const [all, order] = (await replies(
+        this.#redis.multi().hgetall(this.#keys.agents).lrange(this.#keys.order, 0, -1),
+      )) as [Record<string, string>, string[]]
+      const place = new Map(order.map((id, index) => [id, index]))
+      const placeOf = (id: string) => place.get(id) ?? order.length
+      return Object.entries(all)
+        .sort(([a], [b]) => placeOf(a) - placeOf(b))
+        .flatMap(([, json]) => decode(json) ?? [])
     })
   }
 
@@ -52,10 +65,10 @@ export class RedisRegistryStore implements RegistryStore {
   }
 
   add(entry: AgentEntry): Promise<boolean> {
-    return whileReachable(
-      async () =>
-        (await this.#redis.hsetnx(this.#keys.agents, entry.id, JSON.stringify(entry))) === 1,
-    )
+    return whileReachable(async () => {
+      const { agents, order } = this.#keys
+      return (await this.#redis[ADD_COMMAND](agents, order, entry.id, JSON.stringify(entry))) === 1
+    })
   }
 
   replace(entry: AgentEntry): Promise<boolean> {
@@ -71,7 +84,12 @@ export class RedisRegistryStore implements RegistryStore {
   }
 
   remove(agentId: string): Promise<boolean> {
-    return whileReachable(async () => (await this.#redis.hdel(this.#keys.agents, agentId)) === 1)
+    return whileReachable(async () => {
+      const [removed] = await replies(
+        this.#redis.multi().hdel(this.#keys.agents, agentId).lrem(this.#keys.order, 0, agentId),
+      )
+      return removed === 1
+    })
   }
 
   claimCheck(agentId: string, dueAt: string, ttlMs: number): Promise<boolean> {
@@ -84,6 +102,15 @@ export class RedisRegistryStore implements RegistryStore {
   async close(): Promise<void> {
     if (this.#ownsConnection) await this.#redis.quit().catch(() => this.#redis.disconnect())
   }
+}
+
+/** The replies of a transaction, in order; its first failed command throws. */
+async function replies(transaction: ChainableCommander): Promise<unknown[]> {
+  const results = (await transaction.exec()) ?? []
+  return results.map(([error, reply]) => {
+    if (error) throw error
+    return reply
+  })
 }
 
 /** An entry as stored; one that no longer parses (an older layout) is skipped, not fatal. */

@@ -111,7 +111,6 @@ export class AgentRegistry {
       .filter(
         (entry) => filter.healthy === undefined || (entry.health === 'healthy') === filter.healthy,
       )
-      .sort((a, b) => a.registeredAt.localeCompare(b.registeredAt) || a.id.localeCompare(b.id))
   }
 
   /** The healthy agents that declare the skill, in registration order. */

@@ -6,7 +6,7 @@
 import type { AgentEntry } from './entry.js'
 
 export interface RegistryStore {
-  /** Every entry, in no particular order. */
+  /** Every entry, in the order they were added (a replaced entry keeps its place). */
   list(): Promise<AgentEntry[]>
   get(agentId: string): Promise<AgentEntry | undefined>
   /** Adds the entry when no entry has its id; MUST NOT replace one. True when it was added. */

@@ -61,6 +61,16 @@ describe.each([
     })
   })
 
+  it('lists entries in the order they were added; a replaced one keeps its place', async () => {
+    const store = open()
+    for (const id of ['c', 'a', 'b']) await store.add(entry(id))
+    await store.replace({ ...entry('c', 2), health: 'unhealthy' })
+    expect((await store.list()).map((e) => e.id)).toEqual(['c', 'a', 'b'])
+    await store.remove('a')
+    await store.add(entry('a'))
+    expect((await store.list()).map((e) => e.id)).toEqual(['c', 'b', 'a'])
+  })
+
   it('never brings back a removed entry', async () => {
     const store = open()
     await store.add(entry('a'))
@@ -89,7 +99,7 @@ describe.each([
 })
 
 describe('RedisRegistryStore keys', () => {
-  it('keeps every entry in one hash and each claim in a key under the {agents} tag', async () => {
+  it('keeps the entries, their order and each claim in keys under the {agents} tag', async () => {
     const prefix = testPrefix()
     prefixes.push(prefix)
     const store = new RedisRegistryStore({ redis, prefix })
@@ -98,6 +108,7 @@ describe('RedisRegistryStore keys', () => {
     expect((await keysUnder(redis, prefix)).sort()).toEqual([
       `${prefix}registry:{agents}`,
       `${prefix}registry:{agents}:check:a:T`,
+      `${prefix}registry:{agents}:order`,
     ])
     expect(JSON.parse((await redis.hget(`${prefix}registry:{agents}`, 'a'))!)).toEqual(entry('a'))
   })

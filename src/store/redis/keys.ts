@@ -75,6 +75,7 @@ export function assertUsablePrefix(prefix: string): void {
 /**
  * The agent registry (src/registry/redis-store.ts), under its own hash tag `{agents}`:
  *   P registry:{agents}               hash: agent id → the registry entry, as JSON
+ *   P registry:{agents}:order         list: the agent ids in the order they were registered
  *   P registry:{agents}:check:<id>:<due>  string, SET NX PX: claimed by the one process that
  *                                     runs the check of agent <id> due at <due> (ISO time);
  *                                     it expires by itself after the check's timeout + 1 s
@@ -84,6 +85,7 @@ export function registryKeys(prefix: string) {
   const agents = `${prefix}registry:{agents}`
   return {
     agents,
+    order: `${agents}:order`,
     checkClaim: (agentId: string, dueAt: string) => `${agents}:check:${agentId}:${dueAt}`,
   }
 }
