@@ -24,6 +24,8 @@ describe('Redis store: key layout (keys.ts)', () => {
     const store = storeWith(60)
     const task = await createdIn(store, { owner: 'alice' })
     await store.tasks.apply(task.id, to('canceled'))
+    // The index writes follow the task's own write; a list on this process waits for them.
+    await store.tasks.list({ pageSize: 1 })
     const keys = await keysUnder(connection(), store.prefix)
     expect(keys.sort()).toEqual(
       [
