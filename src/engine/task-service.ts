@@ -212,8 +212,19 @@ export class TaskService {
     if (missing.length > 0) throw new PermissionDeniedError(missing, `use skill "${skillId}"`)
   }
 
-  /** Answers an input-required task: appends the message and starts the next turn. */
-  async continue(taskId: string, message: Message, origin?: WriteOrigin): Promise<Task> {
+  /**
+   * Answers an input-required task: appends the message and starts the next turn. `isRetry`
+   * tells a retried request from a new message, for a dialect whose messages carry no id: when
+   * the task no longer waits for input and `isRetry(task)` holds, the first attempt got through,
+   * and the task is returned as it is (its turn started again if that attempt's turn never
+   * reached the dispatcher, as after a 503).
+   */
+  async continue(
+    taskId: string,
+    message: Message,
+    origin?: WriteOrigin,
+    isRetry?: (task: Task) => boolean,
+  ): Promise<Task> {
     const { store, skills, activeTaskCap: cap } = this.options
     checkMessageLimits(message, this.options.limits)
     // The skill's inputSchema and the cap need the task; it is read only when one applies.
@@ -244,10 +255,13 @@ export class TaskService {
       // Unless the task is running after all (another message won the race): its slot stays.
       const running = error instanceof TransitionRejectedError && !isFinal(error.state)
       if (!running) await cap?.release(owner, taskId)
-      if (error instanceof TransitionRejectedError) {
+      if (!(error instanceof TransitionRejectedError)) throw error
+      const current = isRetry && (await store.get(taskId))
+      if (!current || !isRetry(current)) {
         throw new InvalidTaskStateError(taskId, error.state, CONTINUABLE)
       }
-      throw error
+      await this.#resume(current, origin)
+      return current
     }
     await this.#dispatch(task, origin)
     return task

@@ -164,6 +164,51 @@ describe('work queue: API processes enqueue, worker processes run the skills', (
     }
   })
 
+  it('runs a lost turn when a continuation is retried, instead of refusing the retry', async () => {
+    const [api, other, first] = await Promise.all([
+      start('api', { ROLE: 'api', SEND_WAIT_MS: '0' }),
+      start('other api', { ROLE: 'api', SEND_WAIT_MS: '0' }),
+      start('worker 1', { ROLE: 'worker' }),
+    ])
+    const task = taskFor('ask', 'paint the fence')
+    await post(api.url, '/tasks/send', task)
+    await waitFor('the question', async () => {
+      const { body } = await get(api.url, `/tasks/${task.id}`)
+      return body.status.state === 'input-required' || undefined
+    })
+    first.child.kill('SIGTERM')
+    await first.exited
+
+    // The answer is written and its turn queued; then the turn is lost, as when Redis goes away
+    // between the two (the client got a 503), and the retry comes after the grace.
+    const answer = { message: { role: 'user', parts: [{ type: 'text', text: 'green' }] } }
+    const sent = await post(api.url, `/tasks/${task.id}/send`, answer)
+    expect(sent.body.status.state).toBe('working')
+    const stream = `${prefix()}queue:{turns}`
+    const [entry] = await redis().xrange(stream, '-', '+')
+    await redis().xdel(stream, entry![0])
+    const aMinuteAgo = new Date(Date.now() - 60_000).toISOString()
+    await redis().hset(`${prefix()}task:{${task.id}}`, 'updatedAt', aMinuteAgo)
+
+    const retried = await post(other.url, `/tasks/${task.id}/send`, answer)
+    expect(retried).toMatchObject({ status: 200, body: { status: { state: 'working' } } })
+    expect(await redis().xlen(stream)).toBe(1)
+    // A message the task has not taken is still refused.
+    const blue = { message: { role: 'user', parts: [{ type: 'text', text: 'blue' }] } }
+    expect(await post(other.url, `/tasks/${task.id}/send`, blue)).toMatchObject({
+      status: 409,
+      body: { error: { code: 'INVALID_TASK_STATE', state: 'working' } },
+    })
+
+    await start('worker 2', { ROLE: 'worker' })
+    const done = await waitFor('the task to complete', async () => {
+      const { body } = await get(api.url, `/tasks/${task.id}`)
+      return body.status.state === 'completed' ? body : undefined
+    })
+    expect(done.status.message.parts).toEqual([{ type: 'text', text: 'colour: green' }])
+    expect(recorded(task.id).filter((r) => r.event === 'answer')).toHaveLength(1)
+  })
+
   it('hands the running turn of a worker that shuts down to another worker', async () => {
     const [api, ...workers] = await Promise.all([
       start('api', { ROLE: 'api', SEND_WAIT_MS: '0' }),

@@ -1,5 +1,6 @@
 /** Translates between the brief's wire shapes and the internal model, both ways. */
 import { randomUUID } from 'node:crypto'
+import { canonicalJson } from '../../domain/canonical-json.js'
 import type { Artifact, Message, Part, Task, TaskStatus } from '../../domain/model.js'
 import type { SeedMessage, SeedPart } from './schemas.js'
 
@@ -26,6 +27,18 @@ export const messageToSeed = (message: Message) => ({
   parts: message.parts.map(partToSeed),
   ...(message.metadata && { metadata: message.metadata }),
 })
+
+/**
+ * Whether `message` is the task's last continuation once more (a message from the user after
+ * the one that created the task): the brief's messages carry no id, so a retried continuation
+ * is told by its content.
+ */
+export function repeatsLastContinuation(task: Task, message: SeedMessage): boolean {
+  const fromUser = task.history.filter((m) => m.role === 'user')
+  if (fromUser.length < 2) return false
+  const again = messageToSeed(messageFromSeed(message))
+  return canonicalJson(messageToSeed(fromUser.at(-1)!)) === canonicalJson(again)
+}
 
 export const statusToSeed = (status: TaskStatus) => ({
   state: status.state,

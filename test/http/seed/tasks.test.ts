@@ -128,6 +128,24 @@ describe('POST /tasks/:id/send (continue a multi-turn task)', () => {
     expect(task.history.map((m: { role: string }) => m.role)).toEqual(['user', 'agent', 'user'])
   })
 
+  it('answers a retried continuation with the task, and a new message with 409', async () => {
+    app = await testApp({}, { skills: [askSkill] })
+    const body = sendBody('paint the fence')
+    await app.inject({ method: 'POST', url: '/tasks/send', payload: body })
+    const continuation = { message: textMessage('green') }
+    const send = (payload: object) =>
+      app.inject({ method: 'POST', url: `/tasks/${body.id}/send`, payload })
+    const first = await send(continuation)
+    const retry = await send(continuation)
+    expect(retry.statusCode).toBe(200)
+    expect(retry.json()).toEqual(first.json())
+    const other = await send({ message: textMessage('blue') })
+    expect(other.statusCode).toBe(409)
+    expect(other.json().error).toMatchObject({ code: 'INVALID_TASK_STATE', state: 'completed' })
+    // The message that created the task is no continuation to retry.
+    expect((await send({ message: textMessage('paint the fence') })).statusCode).toBe(409)
+  })
+
   it('answers 409 naming the state when the task is not waiting for input', async () => {
     app = await testApp({}, { skills: [echoSkill] })
     const body = sendBody('hi')

@@ -1,11 +1,16 @@
 /**
  * POST /tasks/send creates a task (idempotent on its client-chosen id) and POST /tasks/:id/send
- * continues an input-required one; both answer when the task is terminal or input-required,
+ * continues an input-required one (a retry of the message it took returns the task); both answer when the task is terminal or input-required,
  * or with the still-working task once SEND_WAIT_MS has passed.
  */
 import type { FastifyPluginAsync } from 'fastify'
 import { InvalidRequestError } from '../../../domain/errors.js'
-import { messageFromSeed, taskToSeed } from '../../../protocol/seed/codec.js'
+import type { Task } from '../../../domain/model.js'
+import {
+  messageFromSeed,
+  repeatsLastContinuation,
+  taskToSeed,
+} from '../../../protocol/seed/codec.js'
 import { ContinueTaskBody, SendTaskBody, TaskParams } from '../../../protocol/seed/schemas.js'
 import { callerOf, creatorOf, originOf, viewerOf } from '../../a2a/caller.js'
 import type { ZodTypeProvider } from '../../zod-type-provider.js'
@@ -40,7 +45,9 @@ const send: FastifyPluginAsync<SeedRoutesOptions> = async (fastify, options) => 
       // Another caller's task is "not found"; a revoked skill scope stops the next turn.
       const task = await app.tasks.getFor(id, viewerOf(caller))
       app.tasks.checkSkillScopes(task.skillId, caller?.scopes)
-      await app.tasks.continue(id, messageFromSeed(message), originOf(request))
+      // The brief's messages carry no id: a retry is the task's last continuation once more.
+      const repeated = (current: Task) => repeatsLastContinuation(current, message)
+      await app.tasks.continue(id, messageFromSeed(message), originOf(request), repeated)
       return taskToSeed(await app.tasks.waitForFinal(id, options.sendWaitMs), historyLength)
     },
   )
