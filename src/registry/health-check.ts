@@ -8,10 +8,10 @@
  *   unhealthy. Until then the check is retried at the regular interval (so an outage is seen
  *   within `unhealthyAfter` intervals); once unhealthy, the delay doubles with each further
  *   failure, up to `maxBackoffMs`, so a dead agent is not probed at full rate forever.
- * - Several replicas share one Redis registry: each ticks, but an agent is checked only when its
- *   `nextCheckAt` is due and by the one replica that claims that check (SET NX PX on a key
- *   naming the agent and the due time, for the check's timeout plus a second); the result is
- *   written only if the entry did not change meanwhile (compare-and-set on its revision).
+ * - Several replicas share one Redis registry: each wakes when a check is due, but an agent is
+ *   checked only by the one replica that claims that check (SET NX PX on a key naming the agent
+ *   and the due time, for the check's timeout plus a second); the result is written only if
+ *   the entry did not change meanwhile (compare-and-set on its revision).
  */
 import { cardFields } from './entry.js'
 import type { AgentEntry } from './entry.js'
@@ -33,6 +33,7 @@ export interface HealthCheckSettings {
 type Log = { warn(object: object, message: string): void }
 
 export class HealthChecker {
+  #started = false
   #timer: NodeJS.Timeout | undefined
   #running: Promise<void> | undefined
 
@@ -43,33 +44,66 @@ export class HealthChecker {
     private readonly log?: Log,
   ) {}
 
+  /**
+   * Wakes when the next check is due, and at least once an interval: an agent registered
+   * meanwhile (here or on another replica) is due an interval after its registration, so no
+   * wake-up in between is needed. A check another replica holds is looked at again after
+   * `#retryMs`, in case that replica died before writing its result.
+   */
   start(): void {
-    if (this.#timer) return
-    // Ticks more often than the interval, so a due check starts close to its time.
-    const tickMs = Math.min(1_000, Math.max(25, Math.floor(this.settings.checkIntervalMs / 4)))
-    this.#timer = setInterval(() => {
-      this.#running ??= this.checkDue()
-        .catch((error: unknown) => this.log?.warn({ err: error }, 'agent health checks failed'))
-        .finally(() => (this.#running = undefined))
-    }, tickMs).unref()
+    if (this.#started) return
+    this.#started = true
+    this.#wakeIn(this.#retryMs)
   }
 
   async stop(): Promise<void> {
-    clearInterval(this.#timer)
-    this.#timer = undefined
+    this.#started = false
+    clearTimeout(this.#timer)
     await this.#running
   }
 
   /** Checks, concurrently, every agent whose check is due. */
   async checkDue(): Promise<void> {
-    const now = Date.now()
-    const due = (await this.store.list()).filter((e) => Date.parse(e.nextCheckAt) <= now)
-    await Promise.all(due.map((entry) => this.#check(entry)))
+    await this.#checkDue()
   }
 
-  async #check(entry: AgentEntry): Promise<void> {
+  /** The shortest wait between two wake-ups: a quarter interval, within 25 ms … 1 s. */
+  get #retryMs(): number {
+    return Math.min(1_000, Math.max(25, Math.floor(this.settings.checkIntervalMs / 4)))
+  }
+
+  #wakeIn(delayMs: number): void {
+    this.#timer = setTimeout(() => {
+      this.#running = this.#checkDue()
+        .catch((error: unknown) => {
+          this.log?.warn({ err: error }, 'agent health checks failed')
+          return Date.now() + this.#retryMs
+        })
+        .then((nextDue) => {
+          this.#running = undefined
+          if (!this.#started) return
+          const untilDue = (nextDue ?? Infinity) - Date.now()
+          this.#wakeIn(Math.max(this.#retryMs, Math.min(this.settings.checkIntervalMs, untilDue)))
+        })
+    }, delayMs).unref()
+  }
+
+  /** Runs the due checks; resolves with when the next one is due (ms), if any agent is left. */
+  async #checkDue(): Promise<number | undefined> {
+    const now = Date.now()
+    const entries = await this.store.list()
+    const due = entries.filter((e) => Date.parse(e.nextCheckAt) <= now)
+    const checked = await Promise.all(due.map((entry) => this.#check(entry)))
+    const next = [...entries.filter((e) => !due.includes(e)), ...checked].map((e) =>
+      Date.parse(e.nextCheckAt),
+    )
+    return next.length > 0 ? Math.min(...next) : undefined
+  }
+
+  /** Runs one agent's check, unless another replica has it; the entry as it now stands. */
+  async #check(entry: AgentEntry): Promise<AgentEntry> {
     const ttlMs = this.settings.checkTimeoutMs + 1_000
-    if (!(await this.store.claimCheck(entry.id, entry.nextCheckAt, ttlMs))) return
+    if (!(await this.store.claimCheck(entry.id, entry.nextCheckAt, ttlMs))) return entry
     let next: AgentEntry
     try {
       const card = await this.readCard(entry.cardUrl)
@@ -83,6 +117,7 @@ export class HealthChecker {
     }
     // False when the entry was removed or re-registered meanwhile: then this result is stale.
     await this.store.replace(next)
+    return next
   }
 
   #healthy(entry: AgentEntry, card: AgentCard): AgentEntry {
