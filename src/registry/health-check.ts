@@ -73,7 +73,7 @@ export class HealthChecker {
   }
 
   #wakeIn(delayMs: number): void {
-    this.#timer = setTimeout(() => {
+    const timer = setTimeout(() => {
       this.#running = this.#checkDue()
         .catch((error: unknown) => {
           this.log?.warn({ err: error }, 'agent health checks failed')
@@ -81,11 +81,13 @@ export class HealthChecker {
         })
         .then((nextDue) => {
           this.#running = undefined
-          if (!this.#started) return
+          // Stopped meanwhile, or stopped and started again (with a timer of its own).
+          if (!this.#started || this.#timer !== timer) return
           const untilDue = (nextDue ?? Infinity) - Date.now()
           this.#wakeIn(Math.max(this.#retryMs, Math.min(this.settings.checkIntervalMs, untilDue)))
         })
     }, delayMs).unref()
+    this.#timer = timer
   }
 
   /** Runs the due checks; resolves with when the next one is due (ms), if any agent is left. */

@@ -1,7 +1,8 @@
 /**
  * POST /tasks/send creates a task (idempotent on its client-chosen id) and POST /tasks/:id/send
- * continues an input-required one (a retry of the message it took returns the task); both answer when the task is terminal or input-required,
- * or with the still-working task once SEND_WAIT_MS has passed.
+ * continues an input-required one (the same answer again, once taken, returns the task); both
+ * answer when the task is terminal or input-required, or with the still-working task once
+ * SEND_WAIT_MS has passed.
  */
 import type { FastifyPluginAsync } from 'fastify'
 import { InvalidRequestError } from '../../../domain/errors.js'
