@@ -7,8 +7,9 @@
  *   P tasks:{idx}:all            sorted set: every task id, scored by updatedAt (ms)
  *   P tasks:{idx}:owner:<owner>  sorted set: the owner's task ids, same score
  *   P tasks:{idx}:context:<id>   sorted set: the context's task ids, same score
- *   P tasks:{idx}:expiring       sorted set: retention records of terminal tasks, scored by
- *                                the time their keys expire (see task-index.ts)
+ *   P tasks:{idx}:expiring       sorted set: a retention record per task, scored by when the
+ *                                sweep looks at it: a terminal task's expiry, an open task's
+ *                                next look (see task-index.ts)
  *   P active:{<caller>}          sorted set: the caller's active task ids, scored by when their
  *                                lease lapses (see active-tasks.ts); the caller URI-encoded
  *   P queue:{turns}              stream with the consumer group `workers`: one entry per turn
@@ -25,7 +26,8 @@
  * paging always come from the task hashes themselves — and both index scripts are idempotent and
  * convergent (ZADD GT; removal only of entries no newer than what was seen). A crash between the
  * two steps leaves an index entry stale or missing until the task's next final state or a
- * repeated create. (Only creates and moves to a final state touch the indexes; an entry's score
+ * repeated create; the entries of a task that expires meanwhile are still swept, from the
+ * retention record its create wrote. (Only creates and moves to a final state touch the indexes; an entry's score
  * is the task's updatedAt as of then.) The alternative, one tag for everything, is fully atomic
  * but puts every task on one slot, which defeats running a cluster at all. `{idx}` is one hot
  * slot for index writes; a deployment that outgrows it would shard the indexes by owner.

@@ -14,7 +14,7 @@ import type { TaskFields } from './task-codec.js'
 export const SCRIPT_NAMES = {
   create: 'a2aCreateV1',
   apply: 'a2aApplyV2',
-  index: 'a2aIndexV2',
+  index: 'a2aIndexV3',
   unindex: 'a2aUnindexV1',
   admit: 'a2aAdmitV1',
 } as const

@@ -2,12 +2,15 @@
  * The list indexes and retention records (keys.ts explains the layout, and why index writes are
  * a second atomic step after the task's own).
  *
- * Retention: when a task ends while `terminalTtlSeconds` > 0, apply.lua sets EXPIRE on its hash
- * and stream, and `record` writes a retention record naming the task, its indexes and when it
- * expires. Redis drops the task keys on time; its index entries go two ways, so that none
- * accumulate: `list` removes the dangling entries it meets in the index it reads, and `sweep`
- * takes the records whose time has passed and removes their tasks from every index, then the
- * record itself.
+ * Retention: while `terminalTtlSeconds` > 0, every index write of a task (at create, and when it
+ * ends) also writes its retention record: the task and its indexes, scored by when sweep should
+ * look at it. When the task ends, apply.lua sets EXPIRE on its hash and stream, and the record's
+ * score becomes that expiry. Redis drops the task keys on time; its index entries go two ways, so
+ * that none accumulate: `list` removes the dangling entries it meets in the index it reads, and
+ * `sweep` takes the records whose time has come and removes the tasks that are gone from every
+ * index, then the record. A task still there is looked at again when its keys expire, or, while
+ * it is open, a retention period later. Since the record is written at create, a process that
+ * dies between a task's final write and that write's index step leaves no entry behind for good.
  */
 import type { Redis } from 'ioredis'
 import type { Task } from '../../domain/model.js'
@@ -23,18 +26,17 @@ export interface IndexEntry {
 }
 
 /**
- * [taskId, contextId, owner or null, expiresAt ms]: enough to find the task's index entries.
- * Sweep removes only entries scored at or before `expiresAt`: a task created later with the
- * same id (a client may reuse one once the old task is gone) has newer entries, and keeps them.
+ * [taskId, contextId, owner or null]: enough to find the task's index entries. (Records written
+ * before the look time became the score carry the expiry as a fourth element; sweep reads both.)
  */
-type RetentionRecord = [string, string, string | null, number]
+type RetentionRecord = [string, string, string | null, number?]
 
-/** One task's index write, as index.lua takes it ('' for no expiry and no record). */
+/** One task's index write, as index.lua takes it ('' for no record: retention is off). */
 interface IndexWrite {
   taskId: string
   score: string
   indexes: string[]
-  expiresAt: string
+  sweepAt: string
   record: string
 }
 
@@ -51,29 +53,29 @@ export class TaskIndex {
   }
 
   /**
-   * Records a task's entries (again: it is idempotent); `expiresAt` (ms) once it has a TTL. The
-   * tasks recorded in one turn of the event loop go to Redis in one index.lua call, after the
-   * turn (turn-batch.ts): resolves (or rejects, for all of them) once that call has answered.
+   * Records a task's entries (again: it is idempotent), and its retention record scored
+   * `sweepAt` (ms) when retention is on. The tasks recorded in one turn of the event loop go to
+   * Redis in one index.lua call, after the turn (turn-batch.ts): resolves (or rejects, for all
+   * of them) once that call has answered.
    */
-  record(task: Task, expiresAt?: number): Promise<void> {
+  record(task: Task, sweepAt?: number): Promise<void> {
     const owner = task.owner ?? null
-    const record: RetentionRecord | undefined =
-      expiresAt === undefined ? undefined : [task.id, task.contextId, owner, expiresAt]
+    const record: RetentionRecord = [task.id, task.contextId, owner]
     return this.#recorded.add({
       taskId: task.id,
       score: String(scoreOf(task)),
       indexes: this.#indexesOf(task.contextId, owner),
-      expiresAt: String(expiresAt ?? ''),
-      record: record ? JSON.stringify(record) : '',
+      sweepAt: sweepAt === undefined ? '' : String(sweepAt),
+      record: sweepAt === undefined ? '' : JSON.stringify(record),
     })
   }
 
   #writeEntries(writes: readonly IndexWrite[]): Promise<unknown> {
     const keys = [this.#keys.expiring]
     const args: string[] = []
-    for (const { taskId, score, indexes, expiresAt, record } of writes) {
+    for (const { taskId, score, indexes, sweepAt, record } of writes) {
       keys.push(...indexes)
-      args.push(taskId, score, String(indexes.length), expiresAt, record)
+      args.push(taskId, score, String(indexes.length), sweepAt, record)
     }
     return this.scripts.index(keys, args)
   }
@@ -104,10 +106,11 @@ export class TaskIndex {
   }
 
   /**
-   * Removes expired tasks from every index, `limit` retention records at a time; returns how
-   * many tasks it removed. Meant to run periodically on any one replica (it is idempotent).
+   * Removes the tasks that are gone from every index, `limit` due retention records at a time;
+   * returns how many tasks it removed. Meant to run periodically on any one replica (it is
+   * idempotent). `lookAgainMs`: when to look again at a task that has no expiry (still open).
    */
-  async sweep(limit = 100): Promise<number> {
+  async sweep(limit: number, lookAgainMs: number): Promise<number> {
     const members = await this.redis.zrangebyscore(
       this.#keys.expiring,
       '-inf',
@@ -116,19 +119,25 @@ export class TaskIndex {
       0,
       limit,
     )
+    if (members.length === 0) return 0
+    // Entries no newer than this belong to a task found gone: one created since, with the same
+    // id (a client may reuse one), has newer entries, and keeps them.
+    const seenAt = Date.now()
     const records = members.map((member) => JSON.parse(member) as RetentionRecord)
     const ttls = records.map(([taskId]) => this.redis.pttl(taskKeys(this.prefix, taskId).task))
     let removed = 0
     for (const [i, ttl] of (await Promise.all(ttls)).entries()) {
-      const [taskId, contextId, owner, expiresAt] = records[i]!
-      // -2: gone, clean up. -1: the id was reused by a task that does not expire; its own
-      // writes own the entries now. ≥ 0: not expired yet by Redis' clock; look again later.
-      if (ttl >= 0) continue
+      const [taskId, contextId, owner] = records[i]!
+      const member = members[i]!
       if (ttl === -2) {
-        await this.scripts.unindex(this.#indexesOf(contextId, owner), [taskId, String(expiresAt)])
+        await this.scripts.unindex(this.#indexesOf(contextId, owner), [taskId, String(seenAt)])
+        await this.redis.zrem(this.#keys.expiring, member)
         removed++
+      } else {
+        // Still there: when its keys expire (≥ 0), or later while it has none (-1, open).
+        const lookAt = seenAt + (ttl >= 0 ? ttl : lookAgainMs)
+        await this.redis.zadd(this.#keys.expiring, 'XX', lookAt, member)
       }
-      await this.redis.zrem(this.#keys.expiring, members[i]!)
     }
     return removed
   }

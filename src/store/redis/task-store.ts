@@ -80,8 +80,8 @@ export class RedisTaskStore implements TaskStore {
   }
 
   /** Removes the index entries of expired tasks; see task-index.ts. Returns how many tasks. */
-  sweep(limit?: number): Promise<number> {
-    return whileReachable(() => this.#index.sweep(limit))
+  sweep(limit = 100): Promise<number> {
+    return whileReachable(() => this.#index.sweep(limit, this.#ttl * 1000))
   }
 
   async #create(task: Task, first: TaskEvent): Promise<{ task: Task; created: boolean }> {
@@ -110,7 +110,7 @@ export class RedisTaskStore implements TaskStore {
    */
   #indexBehind(task: Task): void {
     const written = this.#index
-      .record(task, this.#expiresAt(task))
+      .record(task, this.#sweepAt())
       .catch((error: unknown) => this.#onIndexError(error, task.id))
       .finally(() => this.#behind.delete(written))
     this.#behind.add(written)
@@ -193,9 +193,13 @@ export class RedisTaskStore implements TaskStore {
     return { tasks, gone }
   }
 
-  #expiresAt(task: Task): number | undefined {
-    return this.#ttl > 0 && isTerminal(task.status.state)
-      ? Date.now() + this.#ttl * 1000
-      : undefined
+  /**
+   * When sweep should look at the task (task-index.ts), with retention on: a terminal task's
+   * keys expire then; an open task's look comes around once per retention period, so that its
+   * entries are swept even if the process dies between its final write and that write's index
+   * step.
+   */
+  #sweepAt(): number | undefined {
+    return this.#ttl > 0 ? Date.now() + this.#ttl * 1000 : undefined
   }
 }

@@ -2,7 +2,8 @@
   Records tasks in the list indexes after create or apply wrote them (keys.ts says why this is
   a second step): the tasks a process wrote in one turn of its event loop, in one call.
   Idempotent and convergent: ZADD GT keeps the newest score when two writes of one task are
-  indexed out of order, and adds the entry when it is missing.
+  indexed out of order, and adds the entry when it is missing; the same for the task's retention
+  record, whose score is when sweep looks at it (the later write's time wins).
 
   KEYS[1]  retention records    <prefix>tasks:{idx}:expiring
   KEYS[2…] each task's indexes, in the order of the tasks below: <prefix>tasks:{idx}:all,
@@ -12,8 +13,9 @@
            taskId
            the task's updatedAt in ms (the index score)
            how many of KEYS are its indexes
-           when the task's keys expire, in ms; '' when they do not
-           the task's retention record (JSON; see task-index.ts), used when it expires
+           when sweep should look at the task, in ms ('' when retention is off): a terminal
+           task's expiry, an open task's next look (see task-index.ts)
+           the task's retention record (JSON; see task-index.ts)
 
   Returns the number of tasks recorded
 ]]
@@ -26,7 +28,7 @@ for i = 1, #ARGV, 5 do
   end
   key = key + count
   if ARGV[i + 3] ~= '' then
-    redis.call('ZADD', KEYS[1], 'NX', ARGV[i + 3], ARGV[i + 4])
+    redis.call('ZADD', KEYS[1], 'GT', ARGV[i + 3], ARGV[i + 4])
   end
   tasks = tasks + 1
 end
