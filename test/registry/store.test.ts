@@ -1,10 +1,27 @@
 /** The RegistryStore contract, run against the memory store and the Redis store (real Redis). */
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
+import type { AgentEntry } from '../../src/registry/entry.js'
 import { MemoryRegistryStore } from '../../src/registry/memory-store.js'
 import { RedisRegistryStore } from '../../src/registry/redis-store.js'
 import type { RegistryStore } from '../../src/registry/store.js'
 import { connectTestRedis, deleteKeysUnder, keysUnder, testPrefix } from '../helpers/redis.js'
-import { entry } from './entries.js'
+
+const entry = (id: string, revision = 1): AgentEntry => ({
+  id,
+  url: `http://agent-${id}.test`,
+  cardUrl: `http://agent-${id}.test/.well-known/agent-card.json`,
+  name: `Agent ${id}`,
+  dialect: 'jsonrpc-1.0',
+  endpoint: `http://agent-${id}.test/a2a`,
+  streaming: true,
+  skills: [{ id: 'translate', name: 'Translate', tags: ['language'] }],
+  health: 'healthy',
+  consecutiveFailures: 0,
+  registeredAt: '2026-01-01T00:00:00.000Z',
+  lastCheckedAt: '2026-01-01T00:00:00.000Z',
+  nextCheckAt: '2026-01-01T00:00:30.000Z',
+  revision,
+})
 
 const redis = connectTestRedis()
 const prefixes: string[] = []
