@@ -112,4 +112,13 @@ describe('RedisRegistryStore keys', () => {
     ])
     expect(JSON.parse((await redis.hget(`${prefix}registry:{agents}`, 'a'))!)).toEqual(entry('a'))
   })
+
+  it('lists an entry stored before the order was kept after the ordered ones', async () => {
+    const prefix = testPrefix()
+    prefixes.push(prefix)
+    const store = new RedisRegistryStore({ redis, prefix })
+    await redis.hset(`${prefix}registry:{agents}`, 'old', JSON.stringify(entry('old')))
+    await store.add(entry('new'))
+    expect((await store.list()).map((e) => e.id)).toEqual(['new', 'old'])
+  })
 })
