@@ -135,7 +135,7 @@ export class TaskService {
       if (!sameOwner || result.task.requestHash !== requestHash) {
         throw new TaskIdConflictError(taskId)
       }
-      await this.#resume(result.task, origin)
+      await this.resume(result.task, origin)
       return result
     }
     await this.#dispatch(result.task, origin)
@@ -184,7 +184,7 @@ export class TaskService {
     // A retry of a message the task already holds changes nothing.
     const retry = task.history.some((m) => m.role === 'user' && m.messageId === messageId)
     if (retry && this.options.dedupeMessages !== false) {
-      await this.#resume(task, originFrom(input))
+      await this.resume(task, originFrom(input))
       return task
     }
     const { state } = task.status
@@ -212,19 +212,8 @@ export class TaskService {
     if (missing.length > 0) throw new PermissionDeniedError(missing, `use skill "${skillId}"`)
   }
 
-  /**
-   * Answers an input-required task: appends the message and starts the next turn. `isRetry`
-   * tells a retried request from a new message, for a dialect whose messages carry no id: when
-   * the task no longer waits for input and `isRetry(task)` holds, the first attempt got through,
-   * and the task is returned as it is (its turn started again if that attempt's turn never
-   * reached the dispatcher, as after a 503).
-   */
-  async continue(
-    taskId: string,
-    message: Message,
-    origin?: WriteOrigin,
-    isRetry?: (task: Task) => boolean,
-  ): Promise<Task> {
+  /** Answers an input-required task: appends the message and starts the next turn. */
+  async continue(taskId: string, message: Message, origin?: WriteOrigin): Promise<Task> {
     const { store, skills, activeTaskCap: cap } = this.options
     checkMessageLimits(message, this.options.limits)
     // The skill's inputSchema and the cap need the task; it is read only when one applies.
@@ -255,13 +244,10 @@ export class TaskService {
       // Unless the task is running after all (another message won the race): its slot stays.
       const running = error instanceof TransitionRejectedError && !isFinal(error.state)
       if (!running) await cap?.release(owner, taskId)
-      if (!(error instanceof TransitionRejectedError)) throw error
-      const current = isRetry && (await store.get(taskId))
-      if (!current || !isRetry(current)) {
+      if (error instanceof TransitionRejectedError) {
         throw new InvalidTaskStateError(taskId, error.state, CONTINUABLE)
       }
-      await this.#resume(current, origin)
-      return current
+      throw error
     }
     await this.#dispatch(task, origin)
     return task
@@ -287,12 +273,13 @@ export class TaskService {
   }
 
   /**
-   * A retried request whose task is still running (submitted or working) starts its turn again
-   * if the first attempt's turn never reached the dispatcher: the task was written, then the
-   * store became unreachable before the turn was queued (the client got a 503). A turn that is
-   * waiting or running, or may still be being queued, is left alone (see Dispatcher.resume).
+   * For a retried request whose message the task already took (the dialect tells a retry). A
+   * task still running (submitted or working) gets its turn started again if the first
+   * attempt's turn never reached the dispatcher: the task was written, then the store became
+   * unreachable before the turn was queued (the client got a 503). A turn that is waiting or
+   * running, or may still be being queued, is left alone (see Dispatcher.resume).
    */
-  async #resume(task: Task, origin: WriteOrigin | undefined): Promise<void> {
+  async resume(task: Task, origin?: WriteOrigin): Promise<void> {
     const { state } = task.status
     if (state !== 'submitted' && state !== 'working') return
     const turn = await this.options.dispatcher.resume(task, origin)

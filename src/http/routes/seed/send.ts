@@ -6,7 +6,6 @@
  */
 import type { FastifyPluginAsync } from 'fastify'
 import { InvalidRequestError } from '../../../domain/errors.js'
-import type { Task } from '../../../domain/model.js'
 import {
   messageFromSeed,
   repeatsLastContinuation,
@@ -46,9 +45,13 @@ const send: FastifyPluginAsync<SeedRoutesOptions> = async (fastify, options) => 
       // Another caller's task is "not found"; a revoked skill scope stops the next turn.
       const task = await app.tasks.getFor(id, viewerOf(caller))
       app.tasks.checkSkillScopes(task.skillId, caller?.scopes)
-      // The brief's messages carry no id: a retry is the task's last continuation once more.
-      const repeated = (current: Task) => repeatsLastContinuation(current, message)
-      await app.tasks.continue(id, messageFromSeed(message), originOf(request), repeated)
+      // The brief's messages carry no id: a retry is the task's last continuation once more,
+      // sent after the task stopped waiting for it.
+      if (task.status.state !== 'input-required' && repeatsLastContinuation(task, message)) {
+        await app.tasks.resume(task, originOf(request))
+      } else {
+        await app.tasks.continue(id, messageFromSeed(message), originOf(request))
+      }
       return taskToSeed(await app.tasks.waitForFinal(id, options.sendWaitMs), historyLength)
     },
   )
