@@ -43,11 +43,12 @@ export function auditedStore<S extends TaskStore>(store: S, trail: AuditTrail): 
         time: now(),
         event: AuditEvent.artifactDelivered,
         outcome: 'delivered',
+        // In sorted key order, as the chain writes it (hash.ts), so it is written as it is.
         details: {
-          artifactId: event.artifact.artifactId,
-          parts: event.artifact.parts.length,
           append: event.append,
+          artifactId: event.artifact.artifactId,
           lastChunk: event.lastChunk,
+          parts: event.artifact.parts.length,
         },
         ...who(task, origin),
       })

@@ -4,7 +4,7 @@
  * Redis script cannot compute sha256 (Lua there has only sha1), so Node computes every hash.
  */
 import { hash as digest } from 'node:crypto'
-import { canonicalJson, jsonString as str } from '../domain/canonical-json.js'
+import { canonicalJson } from '../domain/canonical-json.js'
 import type { AuditEntry, AuditRecord, ChainHead } from './record.js'
 
 /** The hash a record should carry: over everything but its own `hash`. */
@@ -30,21 +30,51 @@ export function chain(entries: readonly AuditEntry[], head: ChainHead): ChainedR
   })
 }
 
-/** `,"key":value` for a string member; nothing when it is undefined. */
-const member = (key: string, value: string | undefined) =>
-  value === undefined ? '' : `,"${key}":${str(value)}`
-
 /**
- * What `canonicalJson({...entry, audit: 1, seq, prev})` gives, written out member by member in
- * sorted key order (audit, caller, details, event, outcome, prev, requestId, seq, skillId,
- * taskId, tenant, time): records are made for every task change, and sorting each one's keys
- * costs more than hashing it. test/audit/verify.test.ts holds the two equal.
+ * What `canonicalJson({...entry, audit: 1, seq, prev})` gives. JSON.stringify writes members in
+ * the order an object was built and leaves out undefined ones, so a record built in sorted key
+ * order (audit, caller, details, event, outcome, prev, requestId, seq, skillId, taskId, tenant,
+ * time), whose details are flat and in sorted order too, stringifies to its canonical JSON, in
+ * native code: records are made for every task change. Any other details take the general path.
+ * test/audit/verify.test.ts holds the two equal.
  */
 function canonicalRecord(entry: AuditEntry, seq: number, prev: string): string {
-  return (
-    `{"audit":1${member('caller', entry.caller)},"details":${canonicalJson(entry.details)}` +
-    `,"event":${str(entry.event)},"outcome":${str(entry.outcome)},"prev":${str(prev)}` +
-    `${member('requestId', entry.requestId)},"seq":${seq}${member('skillId', entry.skillId)}` +
-    `${member('taskId', entry.taskId)}${member('tenant', entry.tenant)},"time":${str(entry.time)}}`
-  )
+  const details = sortedFlat(entry.details)
+  const record = {
+    audit: 1,
+    caller: entry.caller,
+    details: details ?? entry.details,
+    event: entry.event,
+    outcome: entry.outcome,
+    prev,
+    requestId: entry.requestId,
+    seq,
+    skillId: entry.skillId,
+    taskId: entry.taskId,
+    tenant: entry.tenant,
+    time: entry.time,
+  }
+  return details === undefined ? canonicalJson(record) : JSON.stringify(record)
 }
+
+/**
+ * `details` with its keys in sorted order (itself when they already are), if every value is a
+ * primitive or an array of primitives; undefined otherwise.
+ */
+function sortedFlat(details: object): object | undefined {
+  const keys = Object.keys(details)
+  let sorted = true
+  for (let i = 0; i < keys.length; i++) {
+    if (!isFlat((details as Record<string, unknown>)[keys[i]!])) return undefined
+    if (i > 0 && keys[i - 1]! > keys[i]!) sorted = false
+  }
+  if (sorted) return details
+  const copy: Record<string, unknown> = {}
+  for (const key of keys.sort()) copy[key] = (details as Record<string, unknown>)[key]
+  return copy
+}
+
+const isPrimitive = (value: unknown): boolean => value === null || typeof value !== 'object'
+
+const isFlat = (value: unknown): boolean =>
+  isPrimitive(value) || (Array.isArray(value) && value.every(isPrimitive))

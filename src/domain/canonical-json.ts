@@ -4,6 +4,9 @@
  */
 export function canonicalJson(value: unknown): string {
   if (typeof value === 'string') return jsonString(value)
+  // What JSON.stringify writes for these, without calling it.
+  if (typeof value === 'boolean') return value ? 'true' : 'false'
+  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : 'null'
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null'
   if (Array.isArray(value)) {
     let out = '['

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import type { ChainedRecord } from '../../src/audit/hash.js'
 import { chain, recordHash } from '../../src/audit/hash.js'
 import type { AuditEntry } from '../../src/audit/record.js'
 import { AuditEvent, AuditRecord, EMPTY_HEAD } from '../../src/audit/record.js'
@@ -124,6 +125,13 @@ describe('chaining audit records', () => {
       outcome: 'rejected',
       details: { reason: 'expired', method: 'GET', route: '/tasks/:id' },
     },
+    {
+      ...who,
+      time,
+      event: AuditEvent.permissionDenial,
+      outcome: 'denied',
+      details: { route: '/tasks/send', method: 'POST', required: ['skill:b', 'skill:a'] },
+    },
   ]
 
   it('stores each record as its canonical JSON, with a hash over it without `hash`', () => {
@@ -139,6 +147,16 @@ describe('chaining audit records', () => {
     expect(verifyChain(chained.map(({ line }) => JSON.parse(line) as AuditRecord))).toMatchObject({
       ok: true,
     })
+  })
+
+  it('writes details that are not flat (no record type has such) canonically too', () => {
+    const nested = {
+      ...entries[0]!,
+      details: { z: { b: [{ d: 1, c: 2 }], a: null }, y: 'x' },
+    } as unknown as AuditEntry
+    const [{ line, hash }] = chain([nested], EMPTY_HEAD) as [ChainedRecord]
+    expect(line).toContain('"details":{"y":"x","z":{"a":null,"b":[{"c":2,"d":1}]}}')
+    expect(recordHash(JSON.parse(line) as AuditRecord)).toBe(hash)
   })
 
   it('leaves out the fields an entry does not have', () => {
