@@ -4,6 +4,7 @@
  */
 import { hash } from 'node:crypto'
 import { ContentTypeNotSupportedError } from '../domain/errors.js'
+import { formatUuid } from '../domain/ids.js'
 import type { Part } from '../domain/model.js'
 
 /** The namespace of task ids derived from messages (a fixed, random UUID). */
@@ -21,10 +22,7 @@ export function messageTaskId(owner: string | undefined, messageId: string): str
 /** RFC 9562 §5.5: SHA-1 of namespace + name, version 5, RFC 4122 variant. */
 export function uuidV5(name: string, namespace: Buffer): string {
   const bytes = hash('sha1', Buffer.concat([namespace, Buffer.from(name, 'utf8')]), 'buffer')
-  bytes[6] = (bytes[6]! & 0x0f) | 0x50
-  bytes[8] = (bytes[8]! & 0x3f) | 0x80
-  const hex = bytes.toString('hex', 0, 16)
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`
+  return formatUuid(bytes, 0, 5)
 }
 
 /** A part's media type as a skill's `inputModes` name it. */

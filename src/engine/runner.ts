@@ -3,7 +3,7 @@
  * outcome. A failing skill fails its task (details go to the log, never to the caller); a turn
  * that outlives SKILL_TIMEOUT_MS fails with a message saying so.
  */
-import { randomUUID } from 'node:crypto'
+import { newId } from '../domain/ids.js'
 import type { Logger } from 'pino'
 import type { TaskChange } from '../domain/events.js'
 import type { Message, Task, TaskState } from '../domain/model.js'
@@ -135,7 +135,7 @@ export class Runner {
 /** A status change; `message` (agent text, or a whole message) joins the history too. */
 function status(state: TaskState, { message, from, directReply = false }: TransitionOptions = {}) {
   const statusMessage =
-    typeof message === 'string' ? agentMessage(randomUUID(), [textPart(message)]) : message
+    typeof message === 'string' ? agentMessage(newId(), [textPart(message)]) : message
   return {
     kind: 'status',
     status: {
@@ -151,7 +151,7 @@ function status(state: TaskState, { message, from, directReply = false }: Transi
 
 /** How a skill's outcome is written. A direct reply completes the task, marked as the answer. */
 function outcomeChange(outcome: SkillOutcome): TaskChange {
-  const message = outcome.message && agentMessage(randomUUID(), outcome.message)
+  const message = outcome.message && agentMessage(newId(), outcome.message)
   return outcome.state === 'message'
     ? status('completed', { message, directReply: true })
     : status(outcome.state, { message })

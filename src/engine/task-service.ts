@@ -2,7 +2,7 @@
  * The engine's one door: every dialect creates, continues, cancels, reads and follows tasks
  * through here, and every change goes through the TaskStore's atomic `apply`.
  */
-import { randomUUID } from 'node:crypto'
+import { newId } from '../domain/ids.js'
 import type { StoredEvent } from '../domain/events.js'
 import {
   A2AError,
@@ -86,7 +86,7 @@ export class TaskService {
     const skill = skills.resolve(skillIdOf(input))
     skills.checkInput(skill.id, input.message)
     this.checkSkillScopes(skill.id, input.scopes)
-    const taskId = input.taskId ?? randomUUID()
+    const taskId = input.taskId ?? newId()
     const requestHash = fingerprint({
       skillId: skill.id,
       contextId: input.contextId,
@@ -97,7 +97,7 @@ export class TaskService {
     const status = { state: 'submitted' as const, timestamp: now() }
     const task: Task = {
       id: taskId,
-      contextId: input.contextId ?? randomUUID(),
+      contextId: input.contextId ?? newId(),
       skillId: skill.id,
       status,
       history: [input.message],
@@ -158,7 +158,7 @@ export class TaskService {
     try {
       const taskId =
         this.options.dedupeMessages === false
-          ? randomUUID()
+          ? newId()
           : messageTaskId(input.owner, input.message.messageId)
       return await this.send({ ...input, taskId })
     } catch (error) {
@@ -302,7 +302,7 @@ export class TaskService {
             status: {
               state: 'failed',
               timestamp: now(),
-              message: agentMessage(randomUUID(), [textPart(reason)]),
+              message: agentMessage(newId(), [textPart(reason)]),
             },
           },
           origin,

@@ -1,5 +1,5 @@
 /** The SkillContext a running turn gets: its reports become task changes, written in order. */
-import { randomUUID } from 'node:crypto'
+import { newId } from '../domain/ids.js'
 import type { Logger } from 'pino'
 import type { TaskChange } from '../domain/events.js'
 import type { Message, Task } from '../domain/model.js'
@@ -31,7 +31,7 @@ export class TurnContext implements SkillContext {
     this.skillId = task.skillId
     this.history = task.history
     this.message = task.history.findLast((message) => message.role === 'user') ?? {
-      messageId: randomUUID(),
+      messageId: newId(),
       role: 'user',
       parts: [],
     }
@@ -54,14 +54,14 @@ export class TurnContext implements SkillContext {
       status: {
         state: 'working',
         timestamp: now(),
-        message: agentMessage(randomUUID(), [textPart(text)]),
+        message: agentMessage(newId(), [textPart(text)]),
       },
       from: ['working'],
     })
   }
 
   async emitArtifact(artifact: ArtifactInput, chunk: ChunkOptions = {}): Promise<string> {
-    const artifactId = artifact.artifactId ?? randomUUID()
+    const artifactId = artifact.artifactId ?? newId()
     await this.#apply({
       kind: 'artifact',
       artifact: { ...artifact, artifactId },

@@ -16,8 +16,8 @@
  * - On close, the worker stops taking turns, waits the grace period, then hands the turns still
  *   running back to the queue for another worker, without failing their tasks.
  */
+import { newId } from '../../domain/ids.js'
 import type { Task } from '../../domain/model.js'
-import { randomUUID } from 'node:crypto'
 import type { Redis } from 'ioredis'
 import type { Logger } from 'pino'
 import { ServiceUnavailableError } from '../../domain/errors.js'
@@ -304,7 +304,7 @@ export class QueueWorker {
 
   async #fail(entry: QueuedTurn, attempts: number): Promise<void> {
     const text = `The task failed after ${attempts} attempts: its worker stopped responding`
-    const message = agentMessage(randomUUID(), [textPart(text)])
+    const message = agentMessage(newId(), [textPart(text)])
     try {
       await this.#options.store.apply(entry.taskId, {
         kind: 'status',

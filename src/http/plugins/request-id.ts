@@ -1,5 +1,5 @@
 /** Every reply carries the request id (the caller's `x-request-id` when it is sane). */
-import { randomUUID } from 'node:crypto'
+import { newId } from '../../domain/ids.js'
 import type { FastifyPluginAsync } from 'fastify'
 import type { IncomingMessage } from 'node:http'
 import fp from 'fastify-plugin'
@@ -8,7 +8,7 @@ const SANE_ID = /^[\w.:-]{1,128}$/
 
 export const genReqId = (request: IncomingMessage): string => {
   const given = request.headers['x-request-id']
-  return typeof given === 'string' && SANE_ID.test(given) ? given : randomUUID()
+  return typeof given === 'string' && SANE_ID.test(given) ? given : newId()
 }
 
 const requestId: FastifyPluginAsync = async (app) => {

@@ -1,12 +1,12 @@
 /** Translates between the brief's wire shapes and the internal model, both ways. */
-import { randomUUID } from 'node:crypto'
+import { newId } from '../../domain/ids.js'
 import { canonicalJson } from '../../domain/canonical-json.js'
 import type { Artifact, Message, Part, Task, TaskStatus } from '../../domain/model.js'
 import type { SeedMessage, SeedPart } from './schemas.js'
 
 export function messageFromSeed(message: SeedMessage): Message {
   return {
-    messageId: randomUUID(),
+    messageId: newId(),
     role: message.role,
     parts: message.parts.map(partFromSeed),
     ...(message.metadata && { metadata: message.metadata }),
