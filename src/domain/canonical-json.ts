@@ -14,12 +14,20 @@ export function canonicalJson(value: unknown): string {
     return `${out}]`
   }
   const record = value as Record<string, unknown>
+  const keys = Object.keys(record)
+  // Most objects are built in key order already; sorting allocates even then.
+  if (!isSorted(keys)) keys.sort()
   let out = '{'
-  for (const key of Object.keys(record).sort()) {
+  for (const key of keys) {
     if (record[key] === undefined) continue
     out += `${out.length === 1 ? '' : ','}${jsonString(key)}:${canonicalJson(record[key])}`
   }
   return `${out}}`
+}
+
+function isSorted(keys: readonly string[]): boolean {
+  for (let i = 1; i < keys.length; i++) if (keys[i - 1]! > keys[i]!) return false
+  return true
 }
 
 /** What JSON.stringify escapes in a string: quotes, backslashes, controls, lone surrogates. */

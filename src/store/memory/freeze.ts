@@ -6,9 +6,13 @@
 export function deepFreeze<T>(value: T): T {
   if (value === null || typeof value !== 'object' || Object.isFrozen(value)) return value
   Object.freeze(value)
-  // Indexed loops over own values: this runs on every write, and `for…in` costs about twice as
-  // much on the many object shapes a task holds.
-  const children: unknown[] = Array.isArray(value) ? value : Object.values(value)
-  for (let i = 0; i < children.length; i++) deepFreeze(children[i])
+  // `for…in` reads a plain object's keys from its shape's cache, where Object.values would
+  // allocate an array per object: this runs on every write, for every new object of a task.
+  // Tasks hold plain data (JSON objects and arrays), so no inherited key is enumerable.
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) deepFreeze(value[i])
+  } else {
+    for (const key in value) deepFreeze(value[key])
+  }
   return value
 }
