@@ -12,7 +12,8 @@ export class MemoryActiveTasks implements ActiveTasks {
       leases = new Map()
       this.#leases.set(caller, leases)
     }
-    if (!leases.has(taskId)) {
+    // Lapsed leases are looked for only when they would stand in the way.
+    if (leases.size >= limit && !leases.has(taskId)) {
       for (const [id, lapsesAt] of leases) if (lapsesAt <= now) leases.delete(id)
       if (leases.size >= limit) return Promise.resolve(false)
     }
