@@ -87,12 +87,13 @@ export class TaskService {
     skills.checkInput(skill.id, input.message)
     this.checkSkillScopes(skill.id, input.scopes)
     const taskId = input.taskId ?? newId()
+    // Keys in sorted order: the fingerprint's canonical JSON then need not sort them.
     const requestHash = fingerprint({
-      skillId: skill.id,
       contextId: input.contextId,
-      role: input.message.role,
-      parts: input.message.parts,
       metadata: input.message.metadata,
+      parts: input.message.parts,
+      role: input.message.role,
+      skillId: skill.id,
     })
     const status = { state: 'submitted' as const, timestamp: now() }
     const task: Task = {
