@@ -411,11 +411,12 @@ export class TaskService {
     timeoutMs: number,
   ): Promise<Task> {
     let timer: NodeJS.Timeout | undefined
-    const timeUp = new Promise<undefined>((resolve) => {
-      timer = setTimeout(() => resolve(undefined), timeoutMs)
-    })
     try {
-      const ended = await Promise.race([turn, timeUp])
+      // One promise settled by whichever comes first (no race of two): this runs on every send.
+      const ended = await new Promise<Task | undefined>((resolve, reject) => {
+        timer = setTimeout(() => resolve(undefined), timeoutMs)
+        turn.then(resolve, reject)
+      })
       if (ended && isFinal(ended.status.state)) return ended
     } finally {
       clearTimeout(timer)
