@@ -3,9 +3,9 @@
  * outcome. A failing skill fails its task (details go to the log, never to the caller); a turn
  * that outlives SKILL_TIMEOUT_MS fails with a message saying so.
  */
-import { newId } from '../domain/ids.js'
 import type { Logger } from 'pino'
 import type { TaskChange } from '../domain/events.js'
+import { newId } from '../domain/ids.js'
 import type { Message, Task, TaskState } from '../domain/model.js'
 import { now } from '../domain/model.js'
 import { agentMessage, textPart } from '../domain/parts.js'

@@ -2,7 +2,6 @@
  * The engine's one door: every dialect creates, continues, cancels, reads and follows tasks
  * through here, and every change goes through the TaskStore's atomic `apply`.
  */
-import { newId } from '../domain/ids.js'
 import type { StoredEvent } from '../domain/events.js'
 import {
   A2AError,
@@ -15,6 +14,7 @@ import {
   UnsupportedOperationError,
 } from '../domain/errors.js'
 import { missingScopes, requiredScopes } from '../domain/caller.js'
+import { newId } from '../domain/ids.js'
 import type { Message, Metadata, Task, TaskState } from '../domain/model.js'
 import { now } from '../domain/model.js'
 import { agentMessage, textPart } from '../domain/parts.js'

@@ -1,7 +1,7 @@
 /** The SkillContext a running turn gets: its reports become task changes, written in order. */
-import { newId } from '../domain/ids.js'
 import type { Logger } from 'pino'
 import type { TaskChange } from '../domain/events.js'
+import { newId } from '../domain/ids.js'
 import type { Message, Task } from '../domain/model.js'
 import { now } from '../domain/model.js'
 import { agentMessage, contentOf, textPart } from '../domain/parts.js'

@@ -16,11 +16,11 @@
  * - On close, the worker stops taking turns, waits the grace period, then hands the turns still
  *   running back to the queue for another worker, without failing their tasks.
  */
-import { newId } from '../../domain/ids.js'
 import type { Task } from '../../domain/model.js'
 import type { Redis } from 'ioredis'
 import type { Logger } from 'pino'
 import { ServiceUnavailableError } from '../../domain/errors.js'
+import { newId } from '../../domain/ids.js'
 import { now } from '../../domain/model.js'
 import { agentMessage, textPart } from '../../domain/parts.js'
 import { isTerminal } from '../../domain/state-machine.js'

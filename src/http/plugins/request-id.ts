@@ -1,8 +1,8 @@
 /** Every reply carries the request id (the caller's `x-request-id` when it is sane). */
-import { newId } from '../../domain/ids.js'
 import type { FastifyPluginAsync } from 'fastify'
 import type { IncomingMessage } from 'node:http'
 import fp from 'fastify-plugin'
+import { newId } from '../../domain/ids.js'
 
 const SANE_ID = /^[\w.:-]{1,128}$/
 

@@ -1,6 +1,6 @@
 /** Translates between the brief's wire shapes and the internal model, both ways. */
-import { newId } from '../../domain/ids.js'
 import { canonicalJson } from '../../domain/canonical-json.js'
+import { newId } from '../../domain/ids.js'
 import type { Artifact, Message, Part, Task, TaskStatus } from '../../domain/model.js'
 import type { SeedMessage, SeedPart } from './schemas.js'
 
