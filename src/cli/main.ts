@@ -35,7 +35,7 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${usage()}\n`)
     return name === undefined ? 64 : 0
   }
-  const load = COMMANDS[name]
+  const load = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined
   if (!load) {
     process.stderr.write(`a2a: unknown command "${name}"\n\n${usage()}\n`)
     return 64

@@ -27,7 +27,12 @@ export async function loadSkills(
   wired: Readonly<Record<string, () => Skill>> = {},
 ): Promise<Skill[]> {
   const skills = bundled.map((name) => {
-    const skill = BUNDLED_SKILLS[name] ?? wired[name]?.()
+    // Own names only: `BUNDLED_SKILLS=constructor` names no skill.
+    const skill = Object.hasOwn(BUNDLED_SKILLS, name)
+      ? BUNDLED_SKILLS[name]
+      : Object.hasOwn(wired, name)
+        ? wired[name]!()
+        : undefined
     if (!skill) {
       const known = [...Object.keys(BUNDLED_SKILLS), ...Object.keys(wired)]
       throw new ConfigError([

@@ -171,11 +171,14 @@ describe('a2a (the built binary)', () => {
     expect((failure as { stderr: string }).stderr).toContain('AUTH_JWT_SECRET')
   })
 
-  it('an unknown command exits 64 with the usage', async () => {
-    const failure = await run(cli, ['nope']).catch(
-      (error: { code: number; stderr: string }) => error,
-    )
-    expect(failure).toMatchObject({ code: 64 })
-    expect((failure as { stderr: string }).stderr).toContain('Usage: a2a <command>')
+  it('an unknown command exits 64 with the usage, also one every object has', async () => {
+    for (const name of ['nope', 'constructor']) {
+      const failure = await run(cli, [name]).catch(
+        (error: { code: number; stderr: string }) => error,
+      )
+      expect(failure).toMatchObject({ code: 64 })
+      expect((failure as { stderr: string }).stderr).toContain(`unknown command "${name}"`)
+      expect((failure as { stderr: string }).stderr).toContain('Usage: a2a <command>')
+    }
   })
 })

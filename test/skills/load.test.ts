@@ -47,6 +47,9 @@ describe('plugging in skills', () => {
 
   it('refuses an unknown bundled skill and a DEFAULT_SKILL it does not serve', async () => {
     await expect(loadSkills(['nope'], [])).rejects.toThrow('BUNDLED_SKILLS: unknown skill "nope"')
+    await expect(loadSkills(['constructor'], [])).rejects.toThrow(
+      'BUNDLED_SKILLS: unknown skill "constructor"',
+    )
     const skills = await loadSkills(['echo'], [])
     expect(() => new SkillRegistry(skills, 'review-pr')).toThrow(
       'DEFAULT_SKILL: "review-pr" is not one of: echo',

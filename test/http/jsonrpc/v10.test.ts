@@ -270,6 +270,20 @@ describe('JSON-RPC envelope and version routing (§9, §3.2.6)', () => {
     expect(body.error).toMatchObject({ code: -32601, message: 'Method not found: GetTask' })
   })
 
+  it('knows no method by a name every object has (valueOf, constructor, __proto__)', async () => {
+    app = await testApp({}, { skills: [echoSkill] })
+    for (const version of ['1.0', null]) {
+      for (const method of ['valueOf', 'constructor', 'toString', '__proto__', 'hasOwnProperty']) {
+        const { status, body } = await rpc(app, method, {}, { version, id: 7 })
+        expect(status).toBe(200)
+        expect(body).toMatchObject({
+          id: 7,
+          error: { code: -32601, message: `Method not found: ${method}` },
+        })
+      }
+    }
+  })
+
   it('answers malformed JSON with -32700 and id null, as JSON', async () => {
     app = await testApp({}, { skills: [echoSkill] })
     const response = await post('{"jsonrpc":"2.0",', {

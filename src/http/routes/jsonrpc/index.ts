@@ -68,7 +68,9 @@ const jsonRpc: FastifyPluginAsync<JsonRpcRoutesOptions> = async (app, options) =
   async function endpoint(request: FastifyRequest, reply: FastifyReply) {
     const version = versionOf(request)
     const call = readCall(request.body)
-    const method = METHODS[version][call.method]
+    const methods = METHODS[version]
+    // Own names only: `valueOf` or `constructor` is no method of ours.
+    const method = Object.hasOwn(methods, call.method) ? methods[call.method] : undefined
     if (!method) throw new MethodNotFoundError(call.method)
     const answer = await method({
       id: call.id,
