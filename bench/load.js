@@ -3,6 +3,7 @@
  * warm-up run before it that is not counted. Returns the numbers the report needs.
  */
 import autocannon from 'autocannon'
+import { cpuMicros } from './cpu.js'
 
 /**
  * @param {object} options
@@ -12,12 +13,19 @@ import autocannon from 'autocannon'
  * @param {number} options.connections
  * @param {number} options.duration seconds
  * @param {number} [options.warmup] seconds of load before the measured run; 0 for none
+ * @param {number} [options.pid] the server's process: its CPU time per request is reported
  */
-export async function measure({ url, request, verify, connections, duration, warmup = 0 }) {
+export async function measure({ url, request, verify, connections, duration, warmup = 0, pid }) {
   const warm =
     warmup > 0 ? await run({ url, request, verify, connections, duration: warmup }) : null
+  const cpuBefore = cpuMicros(pid)
   const result = await run({ url, request, verify, connections, duration })
-  return { ...summarize(result), warmup: warm && failures(warm) }
+  const cpuAfter = cpuMicros(pid)
+  const cpuUsPerRequest =
+    cpuBefore === undefined || cpuAfter === undefined || result.requests.total === 0
+      ? undefined
+      : (cpuAfter - cpuBefore) / result.requests.total
+  return { ...summarize(result), cpuUsPerRequest, warmup: warm && failures(warm) }
 }
 
 function run({ url, request, verify, connections, duration }) {

@@ -263,6 +263,7 @@ async function main() {
             connections: settings.connections,
             duration: settings.durationSeconds,
             warmup: settings.warmupSeconds,
+            pid: server.pid,
           })
           process.stderr.write(`${Math.round(measurement.rps)} req/s\n`)
           results.push({ round, scenario: scenario.name, server: entry.name, ...measurement })
@@ -346,6 +347,7 @@ function summarize(results) {
     rps: median(runs.map((r) => r.rps)),
     p50: median(runs.map((r) => r.p50)),
     p99: median(runs.map((r) => r.p99)),
+    cpuUsPerRequest: median(runs.map((r) => r.cpuUsPerRequest ?? NaN)),
     rpsPerRound: runs.map((r) => r.rps),
     non2xx: runs.reduce((sum, r) => sum + r.non2xx, 0),
     errors: runs.reduce((sum, r) => sum + r.errors + r.timeouts + r.mismatches, 0),
@@ -407,6 +409,7 @@ function printTable(summary) {
     'req/s (median)',
     'p50 ms',
     'p99 ms',
+    'CPU µs/req',
     'non-2xx',
     'errors',
     'req/s per round',
@@ -419,12 +422,13 @@ function printTable(summary) {
     r.rps.toFixed(0),
     r.p50.toFixed(2),
     r.p99.toFixed(2),
+    Number.isNaN(r.cpuUsPerRequest) ? '-' : r.cpuUsPerRequest.toFixed(0),
     String(r.non2xx),
     String(r.errors),
     r.rpsPerRound.map((rps) => rps.toFixed(0)).join(' '),
   ])
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)))
-  const numeric = new Set([2, 3, 4, 5, 6])
+  const numeric = new Set([2, 3, 4, 5, 6, 7])
   const line = (cells) =>
     cells
       .map((cell, i) => (numeric.has(i) ? cell.padStart(widths[i]) : cell.padEnd(widths[i])))
@@ -433,8 +437,9 @@ function printTable(summary) {
   console.log(line(header))
   console.log(widths.map((w) => '-'.repeat(w)).join('  '))
   for (const row of rows) console.log(line(row))
-  console.log('(medians over the rounds; errors = connection errors + timeouts + responses')
-  console.log(' without the expected body, over all rounds)')
+  console.log("(medians over the rounds; CPU µs/req = the server process's user + system CPU time")
+  console.log(' over the measured run, all its threads, per request; errors = connection errors')
+  console.log(' + timeouts + responses without the expected body, over all rounds)')
 }
 
 function printRatios(ratios) {

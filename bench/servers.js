@@ -31,7 +31,7 @@ export async function freePort() {
 /**
  * Starts `node <args>` in `cwd` with `env` added to this process's environment, on a free port
  * passed as PORT (and HOST=127.0.0.1), then waits until GET `readyPath` answers 200.
- * Resolves with { name, url, port, stderr(), stop() }.
+ * Resolves with { name, pid, url, port, stderr(), stop() }.
  */
 export async function startNodeServer({
   name,
@@ -62,6 +62,7 @@ export async function startNodeServer({
 
   const server = {
     name,
+    pid: child.pid,
     port,
     url: `http://${HOST}:${port}`,
     stderr: () => stderr,
