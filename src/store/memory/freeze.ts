@@ -8,11 +8,10 @@ export function deepFreeze<T>(value: T): T {
   Object.freeze(value)
   // `for…in` reads a plain object's keys from its shape's cache, where Object.values would
   // allocate an array per object: this runs on every write, for every new object of a task.
-  // Tasks hold plain data (JSON objects and arrays), so no inherited key is enumerable.
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) deepFreeze(value[i])
   } else {
-    for (const key in value) deepFreeze(value[key])
+    for (const key in value) if (Object.hasOwn(value, key)) deepFreeze(value[key])
   }
   return value
 }
