@@ -4,7 +4,7 @@
  * Redis script cannot compute sha256 (Lua there has only sha1), so Node computes every hash.
  */
 import { hash as digest } from 'node:crypto'
-import { canonicalJson } from '../domain/canonical-json.js'
+import { canonicalJson, isSorted } from '../domain/canonical-json.js'
 import type { AuditEntry, AuditRecord, ChainHead } from './record.js'
 
 /** The hash a record should carry: over everything but its own `hash`. */
@@ -62,15 +62,12 @@ function canonicalRecord(entry: AuditEntry, seq: number, prev: string): string {
  * primitive or an array of primitives; undefined otherwise.
  */
 function sortedFlat(details: object): object | undefined {
-  const keys = Object.keys(details)
-  let sorted = true
-  for (let i = 0; i < keys.length; i++) {
-    if (!isFlat((details as Record<string, unknown>)[keys[i]!])) return undefined
-    if (i > 0 && keys[i - 1]! > keys[i]!) sorted = false
-  }
-  if (sorted) return details
+  const values = details as Record<string, unknown>
+  const keys = Object.keys(values)
+  if (!keys.every((key) => isFlat(values[key]))) return undefined
+  if (isSorted(keys)) return details
   const copy: Record<string, unknown> = {}
-  for (const key of keys.sort()) copy[key] = (details as Record<string, unknown>)[key]
+  for (const key of keys.sort()) copy[key] = values[key]
   return copy
 }
 

@@ -25,7 +25,8 @@ export function canonicalJson(value: unknown): string {
   return `${out}}`
 }
 
-function isSorted(keys: readonly string[]): boolean {
+/** Whether `keys` are in the order Array.prototype.sort gives them. */
+export function isSorted(keys: readonly string[]): boolean {
   for (let i = 1; i < keys.length; i++) if (keys[i - 1]! > keys[i]!) return false
   return true
 }

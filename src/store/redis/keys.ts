@@ -27,10 +27,11 @@
  * convergent (ZADD GT; removal only of entries no newer than what was seen). A crash between the
  * two steps leaves an index entry stale or missing until the task's next final state or a
  * repeated create; the entries of a task that expires meanwhile are still swept, from the
- * retention record its create wrote. (Only creates and moves to a final state touch the indexes; an entry's score
- * is the task's updatedAt as of then.) The alternative, one tag for everything, is fully atomic
- * but puts every task on one slot, which defeats running a cluster at all. `{idx}` is one hot
- * slot for index writes; a deployment that outgrows it would shard the indexes by owner.
+ * retention record its create wrote. (Only creates and moves to a final state touch the
+ * indexes; an entry's score is the task's updatedAt as of then.) The alternative, one tag for
+ * everything, is fully atomic but puts every task on one slot, which defeats running a cluster
+ * at all. `{idx}` is one hot slot for index writes; a deployment that outgrows it would shard
+ * the indexes by owner.
  */
 
 /** The two keys of one task; they share a slot. */
