@@ -14,18 +14,36 @@ import { cpuMicros } from './cpu.js'
  * @param {number} options.duration seconds
  * @param {number} [options.warmup] seconds of load before the measured run; 0 for none
  * @param {number} [options.pid] the server's process: its CPU time per request is reported
+ * @param {() => Promise<number | undefined>} [options.redisCpu] µs of CPU the server's Redis has
+ *   used so far: its CPU time per request is reported too
  */
-export async function measure({ url, request, verify, connections, duration, warmup = 0, pid }) {
+export async function measure({
+  url,
+  request,
+  verify,
+  connections,
+  duration,
+  warmup = 0,
+  pid,
+  redisCpu,
+}) {
   const warm =
     warmup > 0 ? await run({ url, request, verify, connections, duration: warmup }) : null
+  const redisBefore = await redisCpu?.()
   const cpuBefore = cpuMicros(pid)
   const result = await run({ url, request, verify, connections, duration })
   const cpuAfter = cpuMicros(pid)
-  const cpuUsPerRequest =
-    cpuBefore === undefined || cpuAfter === undefined || result.requests.total === 0
+  const redisAfter = await redisCpu?.()
+  const perRequest = (before, after) =>
+    before === undefined || after === undefined || result.requests.total === 0
       ? undefined
-      : (cpuAfter - cpuBefore) / result.requests.total
-  return { ...summarize(result), cpuUsPerRequest, warmup: warm && failures(warm) }
+      : (after - before) / result.requests.total
+  return {
+    ...summarize(result),
+    cpuUsPerRequest: perRequest(cpuBefore, cpuAfter),
+    redisCpuUsPerRequest: perRequest(redisBefore, redisAfter),
+    warmup: warm && failures(warm),
+  }
 }
 
 function run({ url, request, verify, connections, duration }) {

@@ -69,6 +69,17 @@ export async function usedMemory(client) {
   return Number(/used_memory:(\d+)/.exec(await client.info('memory'))[1])
 }
 
+/**
+ * µs of CPU (user + system, all its threads) the Redis server has used since it started, from
+ * INFO: it tells what a server's requests cost Redis, wherever that Redis runs.
+ */
+export async function redisCpuMicros(client) {
+  const info = await client.info('cpu')
+  const seconds = (field) => Number(new RegExp(`${field}:([\\d.]+)`).exec(info)?.[1])
+  const total = seconds('used_cpu_user') + seconds('used_cpu_sys')
+  return Number.isNaN(total) ? undefined : total * 1e6
+}
+
 /** Waits until at most `keys` keys are left under `prefix`; resolves with how many there are. */
 export async function drained(client, prefix, keys, timeoutMs) {
   const deadline = Date.now() + timeoutMs

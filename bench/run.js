@@ -41,7 +41,7 @@ import {
 } from './a2a-js-sdk-compare.js'
 import { AUTH_HEADERS, SECURED } from './auth.js'
 import { failed, measure } from './load.js'
-import { drained, keysUnder, startBenchRedis, usedMemory } from './redis.js'
+import { drained, keysUnder, redisCpuMicros, startBenchRedis, usedMemory } from './redis.js'
 import { installCleanup, startNodeServer } from './servers.js'
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
@@ -264,6 +264,7 @@ async function main() {
             duration: settings.durationSeconds,
             warmup: settings.warmupSeconds,
             pid: server.pid,
+            ...(entry.redis && { redisCpu: () => redisCpuMicros(ctx.redis.client) }),
           })
           process.stderr.write(`${Math.round(measurement.rps)} req/s\n`)
           results.push({ round, scenario: scenario.name, server: entry.name, ...measurement })
@@ -348,6 +349,7 @@ function summarize(results) {
     p50: median(runs.map((r) => r.p50)),
     p99: median(runs.map((r) => r.p99)),
     cpuUsPerRequest: median(runs.map((r) => r.cpuUsPerRequest ?? NaN)),
+    redisCpuUsPerRequest: median(runs.map((r) => r.redisCpuUsPerRequest ?? NaN)),
     rpsPerRound: runs.map((r) => r.rps),
     non2xx: runs.reduce((sum, r) => sum + r.non2xx, 0),
     errors: runs.reduce((sum, r) => sum + r.errors + r.timeouts + r.mismatches, 0),
@@ -410,6 +412,7 @@ function printTable(summary) {
     'p50 ms',
     'p99 ms',
     'CPU µs/req',
+    'Redis CPU µs/req',
     'non-2xx',
     'errors',
     'req/s per round',
@@ -423,12 +426,13 @@ function printTable(summary) {
     r.p50.toFixed(2),
     r.p99.toFixed(2),
     Number.isNaN(r.cpuUsPerRequest) ? '-' : r.cpuUsPerRequest.toFixed(0),
+    Number.isNaN(r.redisCpuUsPerRequest) ? '-' : r.redisCpuUsPerRequest.toFixed(0),
     String(r.non2xx),
     String(r.errors),
     r.rpsPerRound.map((rps) => rps.toFixed(0)).join(' '),
   ])
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)))
-  const numeric = new Set([2, 3, 4, 5, 6, 7])
+  const numeric = new Set([2, 3, 4, 5, 6, 7, 8])
   const line = (cells) =>
     cells
       .map((cell, i) => (numeric.has(i) ? cell.padStart(widths[i]) : cell.padEnd(widths[i])))
@@ -438,7 +442,8 @@ function printTable(summary) {
   console.log(widths.map((w) => '-'.repeat(w)).join('  '))
   for (const row of rows) console.log(line(row))
   console.log("(medians over the rounds; CPU µs/req = the server process's user + system CPU time")
-  console.log(' over the measured run, all its threads, per request; errors = connection errors')
+  console.log(' over the measured run, all its threads, per request; Redis CPU µs/req = the same')
+  console.log(" for the Redis-backed servers' Redis, from its INFO; errors = connection errors")
   console.log(' + timeouts + responses without the expected body, over all rounds)')
 }
 
