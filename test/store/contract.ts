@@ -216,6 +216,81 @@ export function storeContract(name: string, makePair: () => Promise<StorePair>):
       expect(events.map((e) => e?.id)).toEqual(log.slice(1).map((e) => e.id))
     })
 
+    it('applies chunks, replacements and new artifacts in one step as it would one by one', async () => {
+      const artifact = (artifactId: string, text: string, append = false) => ({
+        kind: 'artifact' as const,
+        artifact: { artifactId, name: artifactId, parts: [textPart(text)] },
+        append,
+        lastChunk: false,
+      })
+      const asked = {
+        kind: 'status' as const,
+        status: {
+          state: 'input-required' as const,
+          timestamp: new Date().toISOString(),
+          message: { messageId: randomUUID(), role: 'agent' as const, parts: [textPart('more?')] },
+        },
+        appendToHistory: [
+          { messageId: randomUUID(), role: 'agent' as const, parts: [textPart('more?')] },
+        ],
+      }
+      const changes = [
+        status('working'),
+        artifact('a', 'a1'),
+        artifact('a', 'a2', true),
+        artifact('b', 'b1'),
+        artifact('a', 'a3'),
+        artifact('b', 'b2', true),
+        asked,
+      ]
+      const together = await created()
+      const { task: batched } = await pair.tasks.applyAll(together.id, changes)
+      const apart = await created()
+      let single: Task | undefined
+      for (const change of changes) single = (await pair.tasks.apply(apart.id, change)).task
+      // What the changes made: all but each task's own first message and first status.
+      const made = (task: Task) => ({
+        status: task.status,
+        artifacts: task.artifacts,
+        history: task.history.slice(1),
+        transitions: task.transitions.slice(1),
+      })
+      expect(made(batched)).toEqual(made(single!))
+      expect(batched.artifacts).toEqual([
+        { artifactId: 'a', name: 'a', parts: [textPart('a3')] },
+        { artifactId: 'b', name: 'b', parts: [textPart('b1'), textPart('b2')] },
+      ])
+      expect(batched.history.map((m) => m.role)).toEqual(['user', 'agent'])
+      expect(await pair.tasks.get(together.id)).toEqual(batched)
+    })
+
+    it('stores hundreds of artifacts written in one step, in order', async () => {
+      const task = await created()
+      const artifacts = Array.from({ length: 600 }, (_, i) => ({
+        kind: 'artifact' as const,
+        artifact: { artifactId: `part-${i}`, parts: [textPart(String(i))] },
+        append: false,
+        lastChunk: true,
+      }))
+      const { task: updated } = await pair.tasks.applyAll(task.id, [
+        status('working'),
+        ...artifacts,
+      ])
+      expect(updated.artifacts).toEqual(artifacts.map((change) => change.artifact))
+      expect(await pair.tasks.get(task.id)).toEqual(updated)
+    })
+
+    it('creates a task that already holds hundreds of artifacts', async () => {
+      const task = newTask({
+        artifacts: Array.from({ length: 600 }, (_, i) => ({
+          artifactId: `part-${i}`,
+          parts: [textPart(String(i))],
+        })),
+      })
+      await pair.tasks.create(task, submitted(task))
+      expect(await pair.tasks.get(task.id)).toEqual(task)
+    })
+
     it('skips a change the state left by the earlier ones refuses, and applies the rest', async () => {
       const task = await created()
       const { task: updated, events } = await pair.tasks.applyAll(task.id, [
@@ -363,6 +438,15 @@ export function storeContract(name: string, makePair: () => Promise<StorePair>):
         } while (pageToken)
         expect(pages).toBe(2)
         expect(seen).toEqual([tasks[3]!.id, tasks[1]!.id, tasks[0]!.id])
+      })
+
+      it('lists hundreds of tasks created at once', async () => {
+        const owner = `carol-${randomUUID()}`
+        const tasks = Array.from({ length: 600 }, () => newTask({ owner }))
+        await Promise.all(tasks.map((task) => pair.tasks.create(task, submitted(task))))
+        const page = await pair.tasks.list({ owner, pageSize: 10 })
+        expect(page.totalSize).toBe(600)
+        expect(page.tasks).toHaveLength(10)
       })
 
       it('rejects a page token it did not issue', async () => {
