@@ -4,7 +4,13 @@
  * Only 1.0 is served here: a missing `A2A-Version` is taken as 1.0 (there is no 0.3 REST
  * binding at this path to confuse it with); any other version is VersionNotSupported.
  */
-import type { FastifyError, FastifyInstance, FastifyPluginAsync, FastifyReply } from 'fastify'
+import type {
+  FastifyError,
+  FastifyInstance,
+  FastifyPluginAsync,
+  FastifyReply,
+  FastifyRequest,
+} from 'fastify'
 import {
   InvalidRequestError,
   PushNotificationNotSupportedError,
@@ -58,6 +64,17 @@ function routes(app: FastifyInstance, prefix: string, options: RestRoutesOptions
     error: (error: Parameters<typeof v10RestErrorReply>[0]) => v10RestErrorReply(error).body,
   }
 
+  /** `:subscribe`, by GET or POST. Resolves with nothing: the stream is the answer. */
+  async function subscribe(request: FastifyRequest, reply: FastifyReply, id: string) {
+    checkStreaming(app)
+    await sendStream(
+      reply,
+      (signal) => ops.subscribe(id, viewerOf(callerOf(request)), signal),
+      streamEncoding,
+    )
+    return undefined
+  }
+
   app.post(`${prefix}/message::send`, async (request, reply) => {
     const body = parseProtoJson(SendMessageRequest, request.body)
     const input = v10MessageInput(body, request)
@@ -82,15 +99,7 @@ function routes(app: FastifyInstance, prefix: string, options: RestRoutesOptions
     { sse: 'manual' },
     async (request, reply) => {
       const { id, verb } = splitVerb(request.params.id)
-      if (verb === 'subscribe') {
-        checkStreaming(app)
-        await sendStream(
-          reply,
-          (signal) => ops.subscribe(id, viewerOf(callerOf(request)), signal),
-          streamEncoding,
-        )
-        return undefined
-      }
+      if (verb === 'subscribe') return subscribe(request, reply, id)
       if (verb !== undefined) throw unknownVerb(verb)
       const { historyLength } = parseProtoJson(GetTaskQuery, request.query)
       return send(
@@ -110,15 +119,7 @@ function routes(app: FastifyInstance, prefix: string, options: RestRoutesOptions
           reply,
           taskToV10(await ops.cancel(id, viewerOf(callerOf(request)), originOf(request))),
         )
-      if (verb === 'subscribe') {
-        checkStreaming(app)
-        await sendStream(
-          reply,
-          (signal) => ops.subscribe(id, viewerOf(callerOf(request)), signal),
-          streamEncoding,
-        )
-        return undefined
-      }
+      if (verb === 'subscribe') return subscribe(request, reply, id)
       throw unknownVerb(verb ?? '')
     },
   )
