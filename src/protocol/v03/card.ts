@@ -6,6 +6,7 @@
 import type { AgentDeclaration, SkillCard } from '../../domain/agent.js'
 import type { CardOptions } from '../a2a/endpoints.js'
 import { schemeName } from '../a2a/endpoints.js'
+import { agentSkill } from '../a2a/skill-card.js'
 import { renderV10Card } from '../v10/card.js'
 
 /** A skill's requirement: the agent's scopes plus the skill's own, for each scheme. */
@@ -20,13 +21,7 @@ const skillSecurity = (skill: SkillCard, security: Record<string, string[]>[]) =
   )
 
 const skillToV03 = (skill: SkillCard, security: Record<string, string[]>[]) => ({
-  id: skill.id,
-  name: skill.name,
-  description: skill.description,
-  tags: skill.tags,
-  ...(skill.examples && { examples: skill.examples }),
-  ...(skill.inputModes && { inputModes: skill.inputModes }),
-  ...(skill.outputModes && { outputModes: skill.outputModes }),
+  ...agentSkill(skill),
   ...(security.length > 0 && { security: skillSecurity(skill, security) }),
 })
 

@@ -2,6 +2,7 @@
 import type { AgentDeclaration, SkillCard } from '../../domain/agent.js'
 import type { CardOptions } from '../a2a/endpoints.js'
 import { schemeName } from '../a2a/endpoints.js'
+import { agentSkill } from '../a2a/skill-card.js'
 
 /** `Bearer` → an httpAuthSecurityScheme; the requirement lists every scheme with its scopes. */
 function security(agent: AgentDeclaration) {
@@ -43,13 +44,7 @@ const skillRequirements = (skill: SkillCard, requirements: Requirement[]): Requi
   }))
 
 const skillToV10 = (skill: SkillCard, requirements: Requirement[]) => ({
-  id: skill.id,
-  name: skill.name,
-  description: skill.description,
-  tags: skill.tags,
-  ...(skill.examples && { examples: skill.examples }),
-  ...(skill.inputModes && { inputModes: skill.inputModes }),
-  ...(skill.outputModes && { outputModes: skill.outputModes }),
+  ...agentSkill(skill),
   ...(requirements.length > 0 && {
     securityRequirements: skillRequirements(skill, requirements),
   }),
