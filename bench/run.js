@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: starts each server under test in its own child process on a free 127.0.0.1
  * port, loads each scenario with autocannon (warm-up not counted), stops the server, and prints
- * req/s and latency per scenario and server plus each server's ratio to its bare-Fastify
+ * req/s, latency and CPU per request (and, for the Redis-backed servers, their Redis's CPU per
+ * request) per scenario and server, plus each server's ratio to its bare-Fastify
  * ceiling: ours (in memory) against bare Fastify, ours on Redis against bare Fastify doing one
  * Redis write and read per send. Then what Redis holds: memory per finished task, and the keys
  * and memory before the load, after it, and once the tasks have expired.

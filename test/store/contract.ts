@@ -223,16 +223,19 @@ export function storeContract(name: string, makePair: () => Promise<StorePair>):
         append,
         lastChunk: false,
       })
+      const question = {
+        messageId: randomUUID(),
+        role: 'agent' as const,
+        parts: [textPart('more?')],
+      }
       const asked = {
         kind: 'status' as const,
         status: {
           state: 'input-required' as const,
           timestamp: new Date().toISOString(),
-          message: { messageId: randomUUID(), role: 'agent' as const, parts: [textPart('more?')] },
+          message: question,
         },
-        appendToHistory: [
-          { messageId: randomUUID(), role: 'agent' as const, parts: [textPart('more?')] },
-        ],
+        appendToHistory: [question],
       }
       const changes = [
         status('working'),
