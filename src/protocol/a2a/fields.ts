@@ -1,6 +1,17 @@
 /** Request fields that A2A 0.3 and 1.0 read alike (JSON-RPC params and HTTP+JSON bodies). */
 import { z } from 'zod'
 
+/** A field's type error: "is required" when it is absent, `wrongType` when it is something else. */
+export const requiredAs =
+  (wrongType: string) =>
+  (issue: { input?: unknown }): string =>
+    issue.input === undefined ? 'is required' : wrongType
+
+/** A string the request must carry, not empty. */
+export const RequiredString = z
+  .string({ error: requiredAs('must be a string') })
+  .min(1, 'is required')
+
 /** An unset string is left out or sent empty (ProtoJSON does both): both mean "not given". */
 export const OptionalId = z
   .string({ error: 'must be a string' })

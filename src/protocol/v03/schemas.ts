@@ -4,7 +4,7 @@
  */
 import { z } from 'zod'
 import { Metadata } from '../../domain/model.js'
-import { ContextId, OptionalId } from '../a2a/fields.js'
+import { ContextId, OptionalId, RequiredString, requiredAs } from '../a2a/fields.js'
 
 const V03File = z
   .object({
@@ -34,11 +34,13 @@ export type V03Part = z.infer<typeof V03Part>
 
 export const V03Message = z.object({
   kind: z.literal('message').optional(),
-  messageId: z.string({ error: 'is required' }).min(1, 'is required'),
+  messageId: RequiredString,
   contextId: ContextId,
   taskId: OptionalId,
   role: z.literal('user', { error: 'a caller sends messages with role "user"' }),
-  parts: z.array(V03Part, { error: 'is required' }).min(1, 'a message needs at least one part'),
+  parts: z
+    .array(V03Part, { error: requiredAs('must be an array') })
+    .min(1, 'a message needs at least one part'),
   metadata: Metadata.optional(),
   extensions: z.array(z.string()).optional(),
   referenceTaskIds: z.array(z.string()).optional(),
@@ -59,7 +61,7 @@ export const MessageSendParams = z.object({
 })
 export type MessageSendParams = z.infer<typeof MessageSendParams>
 
-const TaskId = z.string({ error: 'is required' }).min(1, 'is required')
+const TaskId = RequiredString
 
 export const TaskQueryParams = z.object({
   id: TaskId,

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod'
 import { Metadata } from '../../domain/model.js'
-import { ContextId, OptionalId } from '../a2a/fields.js'
+import { ContextId, OptionalId, RequiredString, requiredAs } from '../a2a/fields.js'
 
 const HistoryLength = z.number({ error: 'must be a number' }).int().min(0)
 
@@ -41,12 +41,14 @@ export const V10Part = z
 export type V10Part = z.infer<typeof V10Part>
 
 export const V10Message = z.object({
-  messageId: z.string({ error: 'is required' }).min(1, 'is required'),
+  messageId: RequiredString,
   contextId: ContextId,
   taskId: OptionalId,
   // The engine runs skills on the caller's messages; a caller speaks as the user.
   role: z.literal('ROLE_USER', { error: 'a caller sends messages with role ROLE_USER' }),
-  parts: z.array(V10Part, { error: 'is required' }).min(1, 'a message needs at least one part'),
+  parts: z
+    .array(V10Part, { error: requiredAs('must be an array') })
+    .min(1, 'a message needs at least one part'),
   metadata: Metadata.optional(),
   extensions: z.array(z.string()).optional(),
   referenceTaskIds: z.array(z.string()).optional(),
@@ -70,7 +72,7 @@ export const SendMessageRequest = z.object({
 })
 export type SendMessageRequest = z.infer<typeof SendMessageRequest>
 
-const TaskId = z.string({ error: 'is required' }).min(1, 'is required')
+const TaskId = RequiredString
 
 export const GetTaskRequest = z.object({
   tenant: Tenant,

@@ -68,6 +68,17 @@ describe('JSON-RPC 0.3', () => {
     expect(missing.body.error).toMatchObject({ code: -32001, data: { taskId: 'nope' } })
   })
 
+  it('tells a field of the wrong type from a missing one (-32602)', async () => {
+    app = await testApp({}, { skills: [echoSkill] })
+    const got = await rpc(app, 'tasks/get', { id: 5 }, v03)
+    expect(got.body.error).toMatchObject({ code: -32602, message: 'id: must be a string' })
+    const missing = await rpc(app, 'tasks/cancel', {}, v03)
+    expect(missing.body.error).toMatchObject({ code: -32602, message: 'id: is required' })
+    const message = { ...v03Message('x'), parts: 'x' }
+    const sent = await rpc(app, 'message/send', { message }, v03)
+    expect(sent.body.error).toMatchObject({ message: 'message.parts: must be an array' })
+  })
+
   it('push configuration methods answer -32003; the extended card is the 0.3 card', async () => {
     app = await testApp({}, { skills: [echoSkill] })
     const push = await rpc(app, 'tasks/pushNotificationConfig/set', { taskId: 't' }, v03)

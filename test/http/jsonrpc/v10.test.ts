@@ -146,6 +146,24 @@ describe('JSON-RPC 1.0: SendMessage (§3.1.1)', () => {
     })
   })
 
+  it('tells a field of the wrong type from a missing one (-32602)', async () => {
+    app = await testApp({}, { skills: [echoSkill] })
+    const wrong = async (method: string, params: object) => (await rpc(app, method, params)).body
+    expect((await wrong('GetTask', { id: 5 })).error).toMatchObject({
+      code: -32602,
+      message: 'id: must be a string',
+    })
+    expect((await wrong('CancelTask', {})).error.message).toBe('id: is required')
+    const message = { messageId: 7, role: 'ROLE_USER', parts: 'hello' }
+    expect((await wrong('SendMessage', { message })).error.message).toBe(
+      'message.messageId: must be a string',
+    )
+    const parts = { messageId: 'm-1', role: 'ROLE_USER', parts: 'hello' }
+    expect((await wrong('SendMessage', { message: parts })).error.message).toBe(
+      'message.parts: must be an array',
+    )
+  })
+
   it('refuses a message that does not speak as the user', async () => {
     app = await testApp({}, { skills: [echoSkill] })
     const { body } = await rpc(app, 'SendMessage', {
