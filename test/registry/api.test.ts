@@ -121,10 +121,11 @@ describe.each([
 
   it('removes an agent with 204; then it is not found', async () => {
     const { id } = (await register(gamma.url)).json()
+    // Sent as many clients do: `Content-Type: application/json` on a request without a body.
     const removed = await registry.inject({
       method: 'DELETE',
       url: `/registry/agents/${id}`,
-      headers: ADMIN,
+      headers: { ...ADMIN, 'content-type': 'application/json' },
     })
     expect(removed.statusCode).toBe(204)
     expect(removed.body).toBe('')

@@ -85,6 +85,27 @@ describe('POST /tasks/:id/cancel', () => {
     expect(later.status.state).toBe('canceled')
   })
 
+  it('cancels when the request says application/json but carries no body', async () => {
+    app = await testApp({ SEND_WAIT_MS: '0' }, { skills: [slowSkill()] })
+    const body = sendBody('long job')
+    await app.inject({ method: 'POST', url: '/tasks/send', payload: body })
+    const response = await app.inject({
+      method: 'POST',
+      url: `/tasks/${body.id}/cancel`,
+      headers: { 'content-type': 'application/json' },
+    })
+    expect(response.statusCode).toBe(200)
+    expect(response.json().status.state).toBe('canceled')
+    // A route that takes a body still refuses an empty one.
+    const send = await app.inject({
+      method: 'POST',
+      url: `/tasks/${body.id}/send`,
+      headers: { 'content-type': 'application/json' },
+    })
+    expect(send.statusCode).toBe(400)
+    expect(send.json().error.message).toBe('the request body is empty; send a JSON object')
+  })
+
   it('answers 400 naming the state of a task that has ended', async () => {
     app = await testApp({ BUNDLED_SKILLS: 'echo' })
     const body = sendBody('done quickly')
