@@ -4,8 +4,10 @@
  * ErrorInfo in `error.data`; HTTP+JSON in the google.rpc.Status `error.details`.
  */
 import type { A2AError, A2AErrorCode } from '../../domain/errors.js'
+import { TaskState } from '../../domain/model.js'
 import type { JsonRpcId } from '../a2a/jsonrpc.js'
 import { rpcError } from '../a2a/jsonrpc.js'
+import { stateToV10 } from './codec.js'
 
 interface Mapping {
   rpc: number
@@ -72,13 +74,19 @@ export const BAD_REQUEST_TYPE = 'type.googleapis.com/google.rpc.BadRequest'
 export const RETRY_INFO_TYPE = 'type.googleapis.com/google.rpc.RetryInfo'
 export const ERROR_DOMAIN = 'a2a-protocol.org'
 
+/** ErrorInfo metadata is strings; a task's state is named as 1.0 names it (TASK_STATE_…). */
+const metadataValue = (key: string, value: unknown): string => {
+  const state = key === 'state' ? TaskState.safeParse(value) : undefined
+  return state?.success ? stateToV10(state.data) : String(value)
+}
+
 /**
  * ErrorInfo first; a BadRequest field violation when the error names a field; a RetryInfo when
  * the caller should wait.
  */
 function errorDetails(error: A2AError, reason: string): Record<string, unknown>[] {
   const metadata = Object.fromEntries(
-    Object.entries(error.details).map(([key, value]) => [key, String(value)]),
+    Object.entries(error.details).map(([key, value]) => [key, metadataValue(key, value)]),
   )
   const details: Record<string, unknown>[] = [
     {

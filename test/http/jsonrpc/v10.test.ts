@@ -246,6 +246,8 @@ describe('JSON-RPC 1.0: tasks (§3.1.3–3.1.5)', () => {
       code: -32002,
       data: [expect.objectContaining(errorInfo('TASK_NOT_CANCELABLE'))],
     })
+    // The state is named as 1.0 names it, as everywhere else in this dialect.
+    expect(again.body.error.data[0].metadata).toEqual({ taskId: id, state: 'TASK_STATE_CANCELED' })
   })
 
   it('push notification methods answer -32003; GetExtendedAgentCard answers the card', async () => {

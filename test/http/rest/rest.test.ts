@@ -100,7 +100,10 @@ describe('HTTP+JSON binding', () => {
     expect(canceled.json().status.state).toBe('TASK_STATE_CANCELED')
     const again = await app.inject({ method: 'POST', url })
     expect(again.statusCode).toBe(409)
-    expect(again.json().error.details[0].reason).toBe('TASK_NOT_CANCELABLE')
+    expect(again.json().error.details[0]).toMatchObject({
+      reason: 'TASK_NOT_CANCELABLE',
+      metadata: { taskId: id, state: 'TASK_STATE_CANCELED' },
+    })
   })
 
   it('maps errors to their HTTP status: 415, 400 push, 400 version, 400 terminal task', async () => {
