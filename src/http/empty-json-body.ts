@@ -11,7 +11,9 @@ export function allowEmptyJsonWithoutBody(
   contentTypes: string[] = ['application/json'],
 ): void {
   const json = app.getDefaultJsonParser('error', 'error')
-  if (app.hasContentTypeParser('application/json')) app.removeContentTypeParser('application/json')
+  for (const type of contentTypes) {
+    if (app.hasContentTypeParser(type)) app.removeContentTypeParser(type)
+  }
   app.addContentTypeParser(contentTypes, { parseAs: 'string' }, (request, body, done) => {
     const text = body.toString()
     if (text === '' && request.routeOptions.schema?.body === undefined) {
