@@ -7,7 +7,7 @@ import Fastify from 'fastify'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { Logger } from 'pino'
 import { declareAgent } from './agent.js'
-import { auditedStore, openAuditTrail } from './audit/index.js'
+import { openAuditTrail, taskRecords } from './audit/index.js'
 import { newDevSecret } from './auth/dev-secret.js'
 import type { Config } from './config.js'
 import type { Backend } from './backends/backend.js'
@@ -44,6 +44,7 @@ import type { Skill } from './skills/skill.js'
 import type { ActiveTasks } from './store/active-tasks.js'
 import { MemoryActiveTasks } from './store/memory/active-tasks.js'
 import type { EventLog } from './store/event-log.js'
+import { observedStore } from './store/observed-store.js'
 import type { TaskStore } from './store/task-store.js'
 
 export interface AppOverrides {
@@ -95,7 +96,7 @@ export async function buildApp(
   // After the engine plugin's preClose has closed the dispatcher (running turns write to it).
   app.addHook('onClose', async () => store.close?.())
   // Every task write is audited, whichever process makes it (API or worker).
-  const taskStore = trail.enabled ? auditedStore(store.tasks, trail) : store.tasks
+  const taskStore = observedStore(store.tasks, [...(trail.enabled ? [taskRecords(trail)] : [])])
   const activeTaskCap = new ActiveTaskCap({
     activeTasks: store.activeTasks ?? new MemoryActiveTasks(),
     limit: config.MAX_ACTIVE_TASKS_PER_CALLER,

@@ -12,7 +12,7 @@ import { StdoutAuditSink } from './sinks/stdout.js'
 import type { AuditSink } from './sink.js'
 import { AuditTrail } from './trail.js'
 
-export { auditedStore } from './audited-store.js'
+export { taskRecords } from './task-records.js'
 export { AuditEvent, AuditRecord, GENESIS } from './record.js'
 export type { AuditEntry, AuditEventName, ChainHead } from './record.js'
 export { AuditTrail } from './trail.js'

@@ -5,7 +5,7 @@
  *
  * A record names who (caller, tenant), what (event, taskId, skillId, outcome) and which request
  * (requestId); `details` holds a few safe, event-specific facts. Never message contents, tokens
- * or headers: the code that builds entries (audited-store.ts, http/plugins/audit.ts) copies
+ * or headers: the code that builds entries (task-records.ts, http/plugins/audit.ts) copies
  * each field by name, never a caller's object, and the schemas are strict, so the verifier
  * rejects a record carrying any field not named here.
  */
