@@ -23,6 +23,7 @@ import audit, { auditRateLimitHit } from './http/plugins/audit.js'
 import auth, { authorize } from './http/plugins/auth.js'
 import engine from './http/plugins/engine.js'
 import jsonDepth from './http/plugins/json-depth.js'
+import metricsPlugin from './http/plugins/metrics.js'
 import rateLimits, { logRateLimitHit } from './http/plugins/rate-limit.js'
 import type { RateLimitHit } from './http/plugins/rate-limit.js'
 import requestId, { genReqId } from './http/plugins/request-id.js'
@@ -35,6 +36,7 @@ import { agentTokenFromConfig } from './orchestrator/agent-token.js'
 import { Orchestrator } from './orchestrator/orchestrator.js'
 import { orchestrateSkill } from './orchestrator/skill.js'
 import { registryFromConfig } from './registry/from-config.js'
+import { Metrics } from './metrics/metrics.js'
 import type { AgentRegistry } from './registry/registry.js'
 import { zodValidatorCompiler } from './http/zod-type-provider.js'
 import { loadSkills } from './skills/load.js'
@@ -95,8 +97,19 @@ export async function buildApp(
   const store: StoreBackend = overrides.store ?? backend!
   // After the engine plugin's preClose has closed the dispatcher (running turns write to it).
   app.addHook('onClose', async () => store.close?.())
-  // Every task write is audited, whichever process makes it (API or worker).
-  const taskStore = observedStore(store.tasks, [...(trail.enabled ? [taskRecords(trail)] : [])])
+  const queuedTurns = backend?.queuedTurns?.bind(backend)
+  const metrics: Metrics | undefined = config.METRICS_ENABLED
+    ? new Metrics({
+        turnsRunning: (): number => dispatcher.runningCount ?? 0,
+        ...(queuedTurns && { queuedTurns }),
+        ...(trail.enabled && { audit: () => trail.stats() }),
+      })
+    : undefined
+  // Every task write is audited and counted, whichever process makes it (API or worker).
+  const taskStore = observedStore(store.tasks, [
+    ...(trail.enabled ? [taskRecords(trail)] : []),
+    ...(metrics ? [metrics] : []),
+  ])
   const activeTaskCap = new ActiveTaskCap({
     activeTasks: store.activeTasks ?? new MemoryActiveTasks(),
     limit: config.MAX_ACTIVE_TASKS_PER_CALLER,
@@ -131,6 +144,7 @@ export async function buildApp(
   // Set first, so that every plugin registered below inherits it unless it sets its own.
   app.setErrorHandler(seedErrorHandler(config.BODY_LIMIT))
   await app.register(requestId)
+  await app.register(metricsPlugin, { metrics })
   await app.register(audit, { trail, flushTimeoutMs: config.SHUTDOWN_GRACE_MS })
   // Before the routes, as they hook every route registered after them, and in this order:
   // verify the token, count the request (by caller, or by address when the token failed),

@@ -80,6 +80,11 @@ export const ConfigSchema = z
       .enum(['true', 'false'])
       .default('true')
       .transform((value) => value === 'true'),
+    /** Serve Prometheus metrics at GET /metrics (public, like the probes) and count them. */
+    METRICS_ENABLED: z
+      .enum(['true', 'false'])
+      .default('true')
+      .transform((value) => value === 'true'),
     /** How long a finished task (and its events) stays readable; 0 keeps it forever. */
     TASK_RETENTION_SECONDS: int(0).default(3600),
     /** How long shutdown waits for running skills before aborting them. */

@@ -17,6 +17,8 @@ export interface Backend {
    * `tasks`: the store as the engine writes to it (audited), for the dispatcher's own writes.
    */
   dispatcher(runner: Runner, tasks: TaskStore): Dispatcher
+  /** Turns waiting or running in a work queue shared by every process; absent: no queue. */
+  queuedTurns?(): Promise<number>
   /** The dependencies this process cannot reach right now; empty when it is ready. */
   unreachable(): Promise<string[]>
   /** Closes what the backend opened; runs after the dispatcher has closed. */

@@ -102,6 +102,8 @@ export function redisBackend(config: Config & { REDIS_URL: string }, log: Logger
       return dispatcher
     },
 
+    queuedTurns: () => queue.depth(),
+
     async unreachable() {
       if (redis.status !== 'ready') return ['redis']
       let timer: NodeJS.Timeout | undefined

@@ -24,6 +24,8 @@ export interface Dispatcher {
   abort(taskId: string, reason: AbortReason): Promise<void>
   /** Takes no more turns; waits up to `graceMs` for running ones, then aborts them. */
   close(graceMs: number): Promise<void>
+  /** How many turns run in this process now (for the metrics); absent: not known. */
+  readonly runningCount?: number
 }
 
 export interface DispatchedTurn {

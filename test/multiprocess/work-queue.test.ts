@@ -28,9 +28,35 @@ describe('work queue: API processes enqueue, worker processes run the skills', (
     expect(starts(recorded(task.id))).toEqual([worker.pid])
   })
 
-  it('serves only the probes on a worker process', async () => {
+  it('counts each change once in the metrics: its creation on the API, its turn on the worker', async () => {
+    const [api, worker] = await Promise.all([
+      start('api', { ROLE: 'api' }),
+      start('worker', { ROLE: 'worker' }),
+    ])
+    const task = taskFor('wait', 'finish after 10')
+    expect((await post(api.url, '/tasks/send', task)).body.status).toMatchObject({
+      state: 'completed',
+    })
+
+    const scrape = async (url: string) => (await fetch(`${url}/metrics`)).text()
+    const [fromApi, fromWorker] = await Promise.all([scrape(api.url), scrape(worker.url)])
+    expect(fromApi).toContain('a2a_tasks_created_total{skill="wait"} 1\n')
+    expect(fromApi).not.toContain('a2a_task_status_updates_total{skill="wait"')
+    expect(fromWorker).not.toContain('a2a_tasks_created_total{skill="wait"}')
+    expect(fromWorker).toContain(
+      'a2a_task_status_updates_total{skill="wait",state="completed"} 1\n',
+    )
+    expect(fromWorker).toContain(
+      'a2a_task_duration_seconds_count{skill="wait",state="completed"} 1\n',
+    )
+    // The shared queue is reported by both; the turn has been acknowledged.
+    for (const text of [fromApi, fromWorker]) expect(text).toMatch(/^a2a_queue_turns \d+$/m)
+  })
+
+  it('serves only the probes and the metrics on a worker process', async () => {
     const worker = await start('worker', { ROLE: 'worker' })
     expect((await get(worker.url, '/readyz')).status).toBe(200)
+    expect((await fetch(`${worker.url}/metrics`)).status).toBe(200)
     const card = await fetch(`${worker.url}/.well-known/agent.json`, { headers: authHeaders() })
     expect(card.status).toBe(404)
     // Every route but the probes is behind authentication, even where it does not exist.

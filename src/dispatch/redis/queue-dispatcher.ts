@@ -56,6 +56,11 @@ export class QueueDispatcher implements Dispatcher {
     this.#timer = setInterval(() => this.#tick(), 1000).unref()
   }
 
+  /** The turns this process's worker runs now (none without a worker). */
+  get runningCount(): number {
+    return this.#options.worker?.runningCount ?? 0
+  }
+
   async dispatch(task: Task, origin?: WriteOrigin): Promise<DispatchedTurn> {
     if (this.#closed) throw new ServiceUnavailableError('The server is shutting down')
     const taskId = task.id

@@ -42,7 +42,7 @@ export interface RateLimitHit {
 }
 
 /** Liveness and readiness answer orchestrators, however often they ask. */
-const EXEMPT = new Set(['/healthz', '/readyz'])
+const EXEMPT = new Set(['/healthz', '/readyz', '/metrics'])
 const DISCOVERY = new Set(['/.well-known/agent.json', '/.well-known/agent-card.json'])
 const DISCOVERY_KEY = 'card:'
 

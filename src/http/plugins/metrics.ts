@@ -1,0 +1,58 @@
+/**
+ * Prometheus metrics: `GET /metrics` (public, like the probes: serve it to your network only),
+ * every request's route, status and duration, and the refusals (401, 403, 429) as the errors
+ * that carry them pass. `app.metrics` is undefined when METRICS_ENABLED is false; then nothing
+ * is counted and /metrics is not served.
+ */
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify'
+import fp from 'fastify-plugin'
+import {
+  ActiveTaskLimitError,
+  AuthenticationError,
+  PermissionDeniedError,
+  RateLimitedError,
+} from '../../domain/errors.js'
+import type { Metrics } from '../../metrics/metrics.js'
+import { METRICS_CONTENT_TYPE } from '../../metrics/metrics.js'
+
+export interface MetricsPluginOptions {
+  metrics: Metrics | undefined
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    metrics: Metrics | undefined
+  }
+}
+
+/** The route label of a request that matched no route: never its path (unbounded). */
+export const UNMATCHED_ROUTE = 'unmatched'
+
+const metricsPlugin: FastifyPluginAsync<MetricsPluginOptions> = async (app, { metrics }) => {
+  app.decorate('metrics', metrics)
+  if (metrics === undefined) return
+
+  // A callback hook: an async one costs a promise per request.
+  app.addHook('onResponse', (request, reply, done) => {
+    const route = request.routeOptions.url ?? UNMATCHED_ROUTE
+    metrics.request(request.method, route, reply.statusCode, reply.elapsedTime / 1000)
+    done()
+  })
+
+  app.addHook('onError', async (request, _reply, error) => {
+    if (error instanceof AuthenticationError) metrics.authFailure(error.message)
+    else if (error instanceof PermissionDeniedError) metrics.permissionDenied()
+    else if (error instanceof RateLimitedError) metrics.limited(limitOf(request))
+    else if (error instanceof ActiveTaskLimitError) metrics.limited('active-tasks')
+  })
+
+  app.get('/metrics', { logLevel: 'warn', config: { public: true } }, async (_request, reply) =>
+    reply.type(METRICS_CONTENT_TYPE).send(await metrics.scrape()),
+  )
+}
+
+/** The public routes a limit guards are the Agent Cards (the probes and /metrics are exempt). */
+const limitOf = (request: FastifyRequest) =>
+  request.routeOptions.config.public === true ? 'discovery' : 'requests'
+
+export default fp(metricsPlugin, { name: 'a2a-metrics', fastify: '5.x' })

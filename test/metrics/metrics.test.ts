@@ -1,0 +1,210 @@
+/**
+ * GET /metrics as Prometheus scrapes it: what a send, a stream, a refusal and an unknown path
+ * add, read back from the exposition text.
+ */
+import { afterEach, describe, expect, it } from 'vitest'
+import type { FastifyInstance } from 'fastify'
+import { testApp, listening } from '../helpers/app.js'
+import { bearer } from '../helpers/auth.js'
+import { sendBody } from '../helpers/bodies.js'
+import { slowSkill } from '../helpers/skills.js'
+import { openStream } from '../helpers/sse.js'
+import { connectTestRedis, deleteKeysUnder, testPrefix } from '../helpers/redis.js'
+
+let app: FastifyInstance | undefined
+afterEach(async () => {
+  await app?.close()
+  app = undefined
+})
+
+async function scrape(server: FastifyInstance): Promise<string> {
+  const response = await server.inject({
+    url: '/metrics',
+    headers: { authorization: undefined },
+  })
+  expect(response.statusCode).toBe(200)
+  return response.body
+}
+
+/** The value of the sample `name{labels}` (labels in the order they are written), or undefined. */
+function sample(
+  text: string,
+  name: string,
+  labels: Record<string, string> = {},
+): number | undefined {
+  const rendered = Object.entries(labels)
+    .map(([key, value]) => `${key}="${value}"`)
+    .join(',')
+  const prefix = rendered === '' ? `${name} ` : `${name}{${rendered}} `
+  const line = text.split('\n').find((candidate) => candidate.startsWith(prefix))
+  return line === undefined ? undefined : Number(line.slice(prefix.length))
+}
+
+describe('GET /metrics', () => {
+  it('is public, in the Prometheus text format, with the process metrics', async () => {
+    app = await testApp()
+    const response = await app.inject({ url: '/metrics', headers: { authorization: undefined } })
+    expect(response.statusCode).toBe(200)
+    expect(response.headers['content-type']).toBe('text/plain; version=0.0.4; charset=utf-8')
+    expect(response.body).toContain('# TYPE a2a_tasks_created_total counter')
+    expect(response.body).toContain('# TYPE a2a_task_duration_seconds histogram')
+    expect(sample(response.body, 'a2a_sse_streams_open')).toBe(0)
+    expect(sample(response.body, 'a2a_turns_running')).toBe(0)
+    // In memory there is no shared work queue to report.
+    expect(response.body).not.toContain('a2a_queue_turns')
+    expect(response.body).toMatch(/^process_cpu_user_seconds_total \d/m)
+    expect(response.body).toMatch(/^nodejs_eventloop_lag_seconds /m)
+  })
+
+  it('counts a task from its creation to its end, by skill', async () => {
+    app = await testApp({ BUNDLED_SKILLS: 'echo' })
+    const sent = await app.inject({
+      method: 'POST',
+      url: '/tasks/send',
+      payload: sendBody('hello', { metadata: { skillId: 'echo' } }),
+    })
+    expect(sent.statusCode).toBe(200)
+
+    const text = await scrape(app)
+    expect(sample(text, 'a2a_tasks_created_total', { skill: 'echo' })).toBe(1)
+    expect(sample(text, 'a2a_task_status_updates_total', { skill: 'echo', state: 'working' })).toBe(
+      1,
+    )
+    expect(
+      sample(text, 'a2a_task_status_updates_total', { skill: 'echo', state: 'completed' }),
+    ).toBe(1)
+    expect(sample(text, 'a2a_artifact_updates_total', { skill: 'echo' })).toBe(1)
+    expect(
+      sample(text, 'a2a_task_duration_seconds_count', { skill: 'echo', state: 'completed' }),
+    ).toBe(1)
+    expect(
+      sample(text, 'a2a_task_duration_seconds_bucket', {
+        skill: 'echo',
+        state: 'completed',
+        le: '+Inf',
+      }),
+    ).toBe(1)
+    expect(
+      sample(text, 'a2a_http_request_duration_seconds_count', {
+        method: 'POST',
+        route: '/tasks/send',
+        status_code: '200',
+      }),
+    ).toBe(1)
+  })
+
+  it('labels a path no route matches as unmatched, never with the path itself', async () => {
+    app = await testApp()
+    for (const path of ['/nope', '/nope/2', '/tasks/x/y/z']) {
+      expect((await app.inject({ url: path })).statusCode).toBe(404)
+    }
+    const text = await scrape(app)
+    expect(
+      sample(text, 'a2a_http_request_duration_seconds_count', {
+        method: 'GET',
+        route: 'unmatched',
+        status_code: '404',
+      }),
+    ).toBe(3)
+    expect(text).not.toContain('/nope')
+  })
+
+  it('counts refusals: no token, a missing scope, the rate limit, the running-task cap', async () => {
+    app = await testApp(
+      { RATE_LIMIT_MAX: '3', MAX_ACTIVE_TASKS_PER_CALLER: '1' },
+      { skills: [slowSkill()] },
+    )
+    expect(
+      (await app.inject({ url: '/tasks/x', headers: { authorization: undefined } })).statusCode,
+    ).toBe(401)
+    const unscoped = bearer({ sub: 'reader', scopes: [] })
+    expect(
+      (await app.inject({ url: '/tasks/x', headers: { authorization: unscoped } })).statusCode,
+    ).toBe(403)
+
+    const first = await app.inject({
+      method: 'POST',
+      url: '/a2a/jsonrpc',
+      headers: { 'a2a-version': '1.0' },
+      payload: sendMessage('one'),
+    })
+    expect(first.json()).toMatchObject({ result: { task: { id: expect.any(String) } } })
+    const capped = await app.inject({
+      method: 'POST',
+      url: '/a2a/jsonrpc',
+      headers: { 'a2a-version': '1.0' },
+      payload: sendMessage('two'),
+    })
+    expect(capped.json()).toMatchObject({
+      error: { message: expect.stringMatching(/running task/) },
+    })
+    expect((await app.inject({ url: `/tasks/${crypto.randomUUID()}` })).statusCode).toBe(404)
+    expect((await app.inject({ url: `/tasks/${crypto.randomUUID()}` })).statusCode).toBe(429)
+
+    const text = await scrape(app)
+    expect(
+      sample(text, 'a2a_auth_failures_total', {
+        reason: 'Authentication required: send \\"Authorization: Bearer <token>\\"',
+      }),
+    ).toBe(1)
+    expect(sample(text, 'a2a_permission_denials_total')).toBe(1)
+    expect(sample(text, 'a2a_rate_limit_hits_total', { limit: 'active-tasks' })).toBe(1)
+    expect(sample(text, 'a2a_rate_limit_hits_total', { limit: 'requests' })).toBe(1)
+    expect(sample(text, 'a2a_turns_running')).toBe(1)
+  })
+
+  it('counts the SSE streams open now', async () => {
+    app = await testApp({}, { skills: [slowSkill()] })
+    const url = await listening(app)
+    const { request, frames } = await openStream(`${url}/tasks/sendSubscribe`, sendBody('wait'))
+    await frames.next()
+    expect(sample(await scrape(app), 'a2a_sse_streams_open')).toBe(1)
+
+    request.destroy()
+    await expect.poll(async () => sample(await scrape(app!), 'a2a_sse_streams_open')).toBe(0)
+  })
+
+  it('on Redis, reports the shared work queue and the turns this process runs', async () => {
+    const prefix = testPrefix()
+    const redis = connectTestRedis()
+    try {
+      app = await testApp(
+        { REDIS_URL: 'redis://127.0.0.1:6379', REDIS_KEY_PREFIX: prefix },
+        { skills: [slowSkill()] },
+      )
+      const sent = await app.inject({
+        method: 'POST',
+        url: '/a2a/jsonrpc',
+        headers: { 'a2a-version': '1.0' },
+        payload: sendMessage('wait'),
+      })
+      expect(sent.json()).toMatchObject({ result: { task: { id: expect.any(String) } } })
+      await expect.poll(async () => sample(await scrape(app!), 'a2a_turns_running')).toBe(1)
+      // The running turn stays in the queue's stream until it is acknowledged.
+      expect(sample(await scrape(app), 'a2a_queue_turns')).toBe(1)
+      await app.close()
+      app = undefined
+    } finally {
+      await deleteKeysUnder(redis, prefix)
+      await redis.quit()
+    }
+  })
+
+  it('is not served, and nothing is counted, with METRICS_ENABLED=false', async () => {
+    app = await testApp({ METRICS_ENABLED: 'false' })
+    expect((await app.inject({ url: '/metrics' })).statusCode).toBe(404)
+    expect(app.metrics).toBeUndefined()
+  })
+})
+
+function sendMessage(text: string) {
+  return {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'SendMessage',
+    params: {
+      message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text }] },
+      configuration: { returnImmediately: true },
+    },
+  }
+}
