@@ -122,20 +122,10 @@ describe('GET /metrics', () => {
       (await app.inject({ url: '/tasks/x', headers: { authorization: unscoped } })).statusCode,
     ).toBe(403)
 
-    const first = await app.inject({
-      method: 'POST',
-      url: '/a2a/jsonrpc',
-      headers: { 'a2a-version': '1.0' },
-      payload: sendMessage('one'),
-    })
-    expect(first.json()).toMatchObject({ result: { task: { id: expect.any(String) } } })
-    const capped = await app.inject({
-      method: 'POST',
-      url: '/a2a/jsonrpc',
-      headers: { 'a2a-version': '1.0' },
-      payload: sendMessage('two'),
-    })
-    expect(capped.json()).toMatchObject({
+    const first = await sendMessage(app, 'one')
+    expect(first).toMatchObject({ result: { task: { id: expect.any(String) } } })
+    const capped = await sendMessage(app, 'two')
+    expect(capped).toMatchObject({
       error: { message: expect.stringMatching(/running task/) },
     })
     expect((await app.inject({ url: `/tasks/${crypto.randomUUID()}` })).statusCode).toBe(404)
@@ -172,13 +162,8 @@ describe('GET /metrics', () => {
         { REDIS_URL: 'redis://127.0.0.1:6379', REDIS_KEY_PREFIX: prefix },
         { skills: [slowSkill()] },
       )
-      const sent = await app.inject({
-        method: 'POST',
-        url: '/a2a/jsonrpc',
-        headers: { 'a2a-version': '1.0' },
-        payload: sendMessage('wait'),
-      })
-      expect(sent.json()).toMatchObject({ result: { task: { id: expect.any(String) } } })
+      const sent = await sendMessage(app, 'wait')
+      expect(sent).toMatchObject({ result: { task: { id: expect.any(String) } } })
       await expect.poll(async () => sample(await scrape(app!), 'a2a_turns_running')).toBe(1)
       // The running turn stays in the queue's stream until it is acknowledged.
       expect(sample(await scrape(app), 'a2a_queue_turns')).toBe(1)
@@ -197,14 +182,21 @@ describe('GET /metrics', () => {
   })
 })
 
-function sendMessage(text: string) {
-  return {
-    jsonrpc: '2.0',
-    id: 1,
-    method: 'SendMessage',
-    params: {
-      message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text }] },
-      configuration: { returnImmediately: true },
+/** A 1.0 SendMessage that answers at once, with the task as it is. */
+async function sendMessage(server: FastifyInstance, text: string) {
+  const response = await server.inject({
+    method: 'POST',
+    url: '/a2a/jsonrpc',
+    headers: { 'a2a-version': '1.0' },
+    payload: {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'SendMessage',
+      params: {
+        message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text }] },
+        configuration: { returnImmediately: true },
+      },
     },
-  }
+  })
+  return response.json<Record<string, unknown>>()
 }
