@@ -4,6 +4,7 @@
  * audit log on (its default sink), and the rate limiter on, with a budget no run can spend, so
  * its cost is measured but it never refuses. Bare Fastify and the SDK's server ignore the header.
  */
+import process from 'node:process'
 import { callerClaims, signJwt } from '../dist/auth/jws.js'
 
 const SECRET = 'bench-secret-0123456789-abcdefghijklmnopqrstuvwxyz'
