@@ -7,7 +7,7 @@
 import type { FastifyPluginAsync } from 'fastify'
 import { z } from 'zod'
 import type { AgentRegistry } from '../../registry/registry.js'
-import { allowEmptyJsonWithoutBody } from '../empty-json-body.js'
+import { useJsonBodyParser } from '../json-body.js'
 import type { ZodTypeProvider } from '../zod-type-provider.js'
 import { seedErrorHandler } from './seed/error-handler.js'
 
@@ -33,7 +33,7 @@ const registryRoutes: FastifyPluginAsync<RegistryRoutesOptions> = async (fastify
   const app = fastify.withTypeProvider<ZodTypeProvider>()
   const { registry } = options
   app.setErrorHandler(seedErrorHandler(options.bodyLimit))
-  allowEmptyJsonWithoutBody(fastify)
+  useJsonBodyParser(fastify)
 
   app.get('/registry/agents', { schema: { querystring: ListQuery } }, async (request) => {
     const { skill, tag, healthy } = request.query

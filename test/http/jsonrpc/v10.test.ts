@@ -315,6 +315,20 @@ describe('JSON-RPC envelope and version routing (§9, §3.2.6)', () => {
     expect(response.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32700 } })
   })
 
+  it('answers a body with a __proto__ key as an invalid call naming the key, not as malformed JSON', async () => {
+    app = await testApp({}, { skills: [echoSkill] })
+    for (const contentType of ['application/json', 'application/a2a+json']) {
+      const response = await post(
+        '{"jsonrpc":"2.0","id":1,"method":"GetTask","params":{"id":"x","__proto__":{"a":1}}}',
+        { 'content-type': contentType, 'a2a-version': '1.0' },
+      )
+      expect(response.json()).toMatchObject({
+        jsonrpc: '2.0',
+        error: { code: -32602, message: expect.stringContaining('"__proto__"') },
+      })
+    }
+  })
+
   it('answers a wrong Content-Type with -32005', async () => {
     app = await testApp({}, { skills: [echoSkill] })
     const response = await post('{}', { 'content-type': 'text/plain', 'a2a-version': '1.0' })

@@ -151,6 +151,21 @@ describe('HTTP+JSON binding', () => {
     expect(unknown.statusCode).toBe(404)
     expect(unknown.json().error.code).toBe(404)
   })
+
+  it('answers a body with a __proto__ key with 400, naming the key, not as malformed JSON', async () => {
+    app = await testApp({}, { skills: [echoSkill] })
+    const response = await app.inject({
+      method: 'POST',
+      url: `${REST}/message:send`,
+      headers,
+      payload: '{"message":{"__proto__":{"role":"ROLE_AGENT"}}}',
+    })
+    expect(response.statusCode).toBe(400)
+    expect(response.json().error).toMatchObject({
+      status: 'INVALID_ARGUMENT',
+      message: expect.stringContaining('"__proto__"'),
+    })
+  })
 })
 
 describe('HTTP+JSON streaming', () => {

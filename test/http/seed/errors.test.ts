@@ -37,9 +37,18 @@ describe("bad input to the brief's endpoints", () => {
     })
   })
 
-  it('answers 400 to a JSON body that tries prototype pollution', async () => {
+  it('answers 400 INVALID_REQUEST, naming the keys, to a JSON body that tries prototype pollution', async () => {
     app = await testApp()
-    expectError(await post('{"__proto__": {"admin": true}}'), 400, { code: 'MALFORMED_JSON' })
+    for (const body of [
+      '{"__proto__": {"admin": true}}',
+      '{"a": {"constructor": {"prototype": {}}}}',
+    ]) {
+      expectError(await post(body), 400, {
+        code: 'INVALID_REQUEST',
+        message:
+          'the request body has a "__proto__" or "constructor.prototype" key, which this server refuses',
+      })
+    }
   })
 
   it('answers 415 to a body that is not application/json', async () => {

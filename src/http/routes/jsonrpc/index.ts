@@ -18,6 +18,7 @@ import type { ExtendedCards } from '../../a2a/extended-card.js'
 import type { A2AOperations } from '../../a2a/operations.js'
 import { v03Methods } from './v03-methods.js'
 import { v10Methods } from './v10-methods.js'
+import { useJsonBodyParser } from '../../json-body.js'
 
 export interface JsonRpcRoutesOptions {
   path: string
@@ -45,11 +46,10 @@ function errorReply(request: FastifyRequest, error: A2AError, id: JsonRpcId) {
 }
 
 const jsonRpc: FastifyPluginAsync<JsonRpcRoutesOptions> = async (app, options) => {
-  app.addContentTypeParser(
-    'application/a2a+json',
-    { parseAs: 'string' },
-    app.getDefaultJsonParser('error', 'error'),
-  )
+  useJsonBodyParser(app, {
+    contentTypes: ['application/json', 'application/a2a+json'],
+    emptyBody: 'refuse',
+  })
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const a2aError = toA2AError(error, {

@@ -20,7 +20,7 @@ import {
 import { sendResultToV10, taskToV10 } from '../../../protocol/v10/codec.js'
 import { v10RestErrorReply } from '../../../protocol/v10/errors.js'
 import { GetTaskQuery, ListTasksQuery, SendMessageRequest } from '../../../protocol/v10/schemas.js'
-import { allowEmptyJsonWithoutBody } from '../../empty-json-body.js'
+import { useJsonBodyParser } from '../../json-body.js'
 import { toA2AError } from '../../errors.js'
 import { callerOf, originOf, viewerOf } from '../../a2a/caller.js'
 import type { ExtendedCards } from '../../a2a/extended-card.js'
@@ -141,7 +141,7 @@ function routes(app: FastifyInstance, prefix: string, options: RestRoutesOptions
 const rest: FastifyPluginAsync<RestRoutesOptions> = async (app, options) => {
   // A POST without a body (`:cancel`, `:subscribe`) is fine here, whatever its Content-Type:
   // these routes declare no body schema (each reads its body with parseProtoJson).
-  allowEmptyJsonWithoutBody(app, ['application/json', A2A_JSON])
+  useJsonBodyParser(app, { contentTypes: ['application/json', A2A_JSON] })
 
   app.addHook('onRequest', async (request) => {
     const version = request.headers['a2a-version']

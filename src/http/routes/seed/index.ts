@@ -3,7 +3,7 @@
  * handler, so every failure (bad JSON, schema, engine) leaves in this dialect's error shape.
  */
 import type { FastifyPluginAsync } from 'fastify'
-import { allowEmptyJsonWithoutBody } from '../../empty-json-body.js'
+import { useJsonBodyParser } from '../../json-body.js'
 import card from './card.js'
 import { seedErrorHandler } from './error-handler.js'
 import send from './send.js'
@@ -18,7 +18,7 @@ export interface SeedRoutesOptions {
 
 const seedDialect: FastifyPluginAsync<SeedRoutesOptions> = async (app, options) => {
   app.setErrorHandler(seedErrorHandler(options.bodyLimit))
-  allowEmptyJsonWithoutBody(app)
+  useJsonBodyParser(app)
   await app.register(card, options)
   await app.register(send, options)
   await app.register(subscribe, options)
