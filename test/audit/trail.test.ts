@@ -151,9 +151,18 @@ describe('a2a audit verify --file', () => {
     expect(JSON.parse(checked.out)).toMatchObject({ ok: false, reason: 'reordered', index: 2 })
   })
 
+  it('takes the file as a path too', async () => {
+    const checked = await verify(file)
+    expect(checked.code).toBe(0)
+    expect(checked.out).toMatch(/^ok: .*: \d+ records, chain intact from the first record/)
+  })
+
   it('answers a usage error with exit 2', async () => {
     expect((await verify()).code).toBe(2)
     expect((await verify('--file', file, '--redis', REDIS_URL)).code).toBe(2)
+    expect((await verify(file, '--redis', REDIS_URL)).code).toBe(2)
+    expect((await verify(file, '--file', file)).code).toBe(2)
+    expect((await verify(file, 'extra')).err).toContain('unexpected arguments: extra')
     const missing = await verify('--file', join(dir, 'absent.jsonl'))
     expect(missing.code).toBe(2)
     expect(missing.err).toContain('cannot read the audit trail')

@@ -2,7 +2,7 @@
  * `a2a audit verify`: checks an audit trail's hash chain, from a file (AUDIT_SINK=file, or
  * stdout captured to a file) or from the Redis stream (AUDIT_SINK=redis).
  *
- *   a2a audit verify --file <path>                  [--json]
+ *   a2a audit verify <path> | --file <path>         [--json]
  *   a2a audit verify --redis <url> [--prefix <p>]   [--json]
  *
  * Exit codes: 0 the chain is intact, 1 it is broken, 2 a usage error or the trail cannot be read.
@@ -18,7 +18,7 @@ import { verifyChain } from '../../audit/verify.js'
 export const summary = "check the audit trail's hash chain"
 
 export const USAGE = `Usage:
-  a2a audit verify --file <path> [--json]
+  a2a audit verify <path> [--json]          (or --file <path>)
   a2a audit verify --redis <url> [--prefix <prefix>] [--json]
 
 Checks the audit trail's hash chain. Exit 0: intact; 1: broken; 2: usage or read error.
@@ -59,17 +59,21 @@ export async function run(
     io.out.write(USAGE)
     return 0
   }
-  if (positionals.length !== 1 || positionals[0] !== 'verify') {
-    return usage(`unknown audit command: ${positionals.join(' ') || '(none)'}`)
+  const [command, path, ...extra] = positionals
+  if (command !== 'verify') return usage(`unknown audit command: ${command ?? '(none)'}`)
+  if (extra.length > 0) return usage(`unexpected arguments: ${extra.join(' ')}`)
+  if (path !== undefined && values.file !== undefined) {
+    return usage('give the file once: as a path or with --file')
   }
-  if ((values.file === undefined) === (values.redis === undefined)) {
-    return usage('give exactly one of --file or --redis')
+  const file = values.file ?? path
+  if ((file === undefined) === (values.redis === undefined)) {
+    return usage('give exactly one of a file (a path, or --file) or --redis')
   }
 
   let trail: { records: unknown[]; head?: ChainHead; source: string }
   try {
-    trail = values.file
-      ? { records: await readAuditFile(values.file), source: values.file }
+    trail = file
+      ? { records: await readAuditFile(file), source: file }
       : { ...(await fromRedis(values.redis!, values.prefix)), source: redacted(values.redis!) }
   } catch (error) {
     io.err.write(
@@ -117,7 +121,6 @@ function describe(verdict: Verdict, source: string): string {
   )
 }
 
-// `node dist/cli/commands/audit.js verify …` until the `a2a` dispatcher registers this command.
 /** A Redis URL as it may be printed: without its password. */
 function redacted(url: string): string {
   try {
