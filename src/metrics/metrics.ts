@@ -57,6 +57,11 @@ export class Metrics implements TaskObserver {
     ['method', 'route', 'status_code'],
     SECONDS_BUCKETS,
   )
+  readonly #errors = new CounterFamily(
+    'a2a_errors_total',
+    'Requests answered with an error, by its A2A code (in every dialect: a JSON-RPC error is an HTTP 200)',
+    ['code'],
+  )
   readonly #authFailures = new CounterFamily(
     'a2a_auth_failures_total',
     'Requests refused for missing or invalid credentials (401), by reason',
@@ -102,6 +107,7 @@ export class Metrics implements TaskObserver {
           ]
         : []),
       this.#requests,
+      this.#errors,
       this.#authFailures,
       this.#permissionDenials,
       this.#limited,
@@ -130,6 +136,11 @@ export class Metrics implements TaskObserver {
   /** A response was sent (or a stream closed) after `seconds`. */
   request(method: string, route: string, statusCode: number, seconds: number): void {
     this.#requests.observe([method, route, String(statusCode)], seconds)
+  }
+
+  /** A request was answered with an error; `code`: its A2A code (TASK_NOT_FOUND, …). */
+  error(code: string): void {
+    this.#errors.inc([code])
   }
 
   authFailure(reason: string): void {

@@ -141,6 +141,12 @@ describe('GET /metrics', () => {
     expect(sample(text, 'a2a_rate_limit_hits_total', { limit: 'active-tasks' })).toBe(1)
     expect(sample(text, 'a2a_rate_limit_hits_total', { limit: 'requests' })).toBe(1)
     expect(sample(text, 'a2a_turns_running')).toBe(1)
+    // By A2A code, whatever the dialect: the cap's JSON-RPC error came as an HTTP 200.
+    expect(sample(text, 'a2a_errors_total', { code: 'UNAUTHENTICATED' })).toBe(1)
+    expect(sample(text, 'a2a_errors_total', { code: 'PERMISSION_DENIED' })).toBe(1)
+    expect(sample(text, 'a2a_errors_total', { code: 'ACTIVE_TASK_LIMIT' })).toBe(1)
+    expect(sample(text, 'a2a_errors_total', { code: 'TASK_NOT_FOUND' })).toBe(1)
+    expect(sample(text, 'a2a_errors_total', { code: 'RATE_LIMITED' })).toBe(1)
   })
 
   it('counts the SSE streams open now', async () => {

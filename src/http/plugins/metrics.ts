@@ -1,8 +1,8 @@
 /**
  * Prometheus metrics: `GET /metrics` (public, like the probes: serve it to your network only),
- * every request's route, status and duration, and the refusals (401, 403, 429) as the errors
- * that carry them pass. `app.metrics` is undefined when METRICS_ENABLED is false; then nothing
- * is counted and /metrics is not served.
+ * every request's route, status and duration, the errors by their A2A code, and the refusals
+ * (401, 403, 429) as the errors that carry them pass. `app.metrics` is undefined when
+ * METRICS_ENABLED is false; then nothing is counted and /metrics is not served.
  */
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
@@ -13,6 +13,7 @@ import {
   RateLimitedError,
 } from '../../domain/errors.js'
 import type { Metrics } from '../../metrics/metrics.js'
+import { toA2AError } from '../errors.js'
 import { METRICS_CONTENT_TYPE } from '../../metrics/metrics.js'
 
 export interface MetricsPluginOptions {
@@ -40,6 +41,8 @@ const metricsPlugin: FastifyPluginAsync<MetricsPluginOptions> = async (app, { me
   })
 
   app.addHook('onError', async (request, _reply, error) => {
+    // By the A2A code the caller gets, in whichever dialect: a JSON-RPC error is an HTTP 200.
+    metrics.error(toA2AError(error, { bodyLimit: 0 }).code)
     if (error instanceof AuthenticationError) metrics.authFailure(error.message)
     else if (error instanceof PermissionDeniedError) metrics.permissionDenied()
     else if (error instanceof RateLimitedError) metrics.limited(limitOf(request))
