@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify'
 import { afterEach, describe, expect, it } from 'vitest'
 import { echoSkill } from '../../../src/skills/echo/index.js'
 import { listening, testApp } from '../../helpers/app.js'
-import { authHeaders } from '../../helpers/auth.js'
+import { authHeaders, bearer } from '../../helpers/auth.js'
 import { v10Message } from '../../helpers/jsonrpc.js'
 import { askSkill, slowSkill } from '../../helpers/skills.js'
 import { readAll } from '../../helpers/sse.js'
@@ -47,6 +47,23 @@ describe('HTTP+JSON binding', () => {
     const { id } = sent.json().task
     const got = await app.inject({ method: 'GET', url: `${REST}/acme/tasks/${id}` })
     expect(got.json()).toMatchObject({ id, status: { state: 'TASK_STATE_COMPLETED' } })
+  })
+
+  it('lets the token, not the tenant in the path, decide whose tasks a request sees', async () => {
+    app = await testApp({}, { skills: [echoSkill] })
+    const { id } = (await send({ message: v10Message('mine') }, `${REST}/acme`)).json().task
+    // The same caller without the prefix, or under another tenant, sees its task.
+    for (const prefix of [REST, `${REST}/globex`]) {
+      expect((await app.inject({ method: 'GET', url: `${prefix}/tasks/${id}` })).statusCode).toBe(
+        200,
+      )
+    }
+    // Another caller naming the same tenant does not.
+    const other = { authorization: bearer({ sub: 'someone-else' }) }
+    const got = await app.inject({ method: 'GET', url: `${REST}/acme/tasks/${id}`, headers: other })
+    expect(got.statusCode).toBe(404)
+    const listed = await app.inject({ method: 'GET', url: `${REST}/acme/tasks`, headers: other })
+    expect(listed.json().tasks).toEqual([])
   })
 
   it('GET /tasks/{id} applies historyLength; an unknown id is 404 google.rpc.Status', async () => {
