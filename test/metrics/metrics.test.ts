@@ -8,7 +8,10 @@ import { testApp, listening } from '../helpers/app.js'
 import { bearer } from '../helpers/auth.js'
 import { sendBody } from '../helpers/bodies.js'
 import { slowSkill } from '../helpers/skills.js'
-import { openStream } from '../helpers/sse.js'
+import { openStream, readAll } from '../helpers/sse.js'
+import { authHeaders } from '../helpers/auth.js'
+import { memoryBackend } from '../../src/backends/memory.js'
+import { configFrom } from '../../src/config.js'
 import { connectTestRedis, deleteKeysUnder, testPrefix } from '../helpers/redis.js'
 
 let app: FastifyInstance | undefined
@@ -179,6 +182,34 @@ describe('GET /metrics', () => {
       await deleteKeysUnder(redis, prefix)
       await redis.quit()
     }
+  })
+
+  it('counts an error that ends a stream after its first frame', async () => {
+    // An event log whose live follow fails: the 1.0 stream sends its snapshot, then the error.
+    const backend = memoryBackend(configFrom({}))
+    const events = Object.assign(Object.create(backend.events) as typeof backend.events, {
+      follow: async function* () {
+        yield* []
+        throw new Error('the event log failed')
+      },
+    })
+    app = await testApp({}, { skills: [slowSkill()], store: { ...backend, events } })
+    const url = await listening(app)
+    const response = await fetch(`${url}/a2a/jsonrpc`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'a2a-version': '1.0', ...authHeaders() },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'SendStreamingMessage',
+        params: {
+          message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text: 'x' }] },
+        },
+      }),
+    })
+    const { frames } = await readAll(response)
+    expect(frames.at(-1)).toMatchObject({ event: 'error' })
+    expect(sample(await scrape(app), 'a2a_errors_total', { code: 'INTERNAL_ERROR' })).toBe(1)
   })
 
   it('is not served, and nothing is counted, with METRICS_ENABLED=false', async () => {

@@ -33,6 +33,9 @@ async function* frames(
     for await (const item of items) yield { data: encoding.frame(item) }
   } catch (error) {
     reply.log.error({ err: error }, 'stream failed')
-    yield { event: 'error', data: encoding.error(toA2AError(error, { bodyLimit: 0 })) }
+    const a2aError = toA2AError(error, { bodyLimit: 0 })
+    // The status line is long gone, so no onError hook sees this one: count it here.
+    reply.server.metrics?.error(a2aError.code)
+    yield { event: 'error', data: encoding.error(a2aError) }
   }
 }

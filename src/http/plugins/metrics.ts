@@ -13,8 +13,8 @@ import {
   RateLimitedError,
 } from '../../domain/errors.js'
 import type { Metrics } from '../../metrics/metrics.js'
-import { toA2AError } from '../errors.js'
 import { METRICS_CONTENT_TYPE } from '../../metrics/metrics.js'
+import { toA2AError } from '../errors.js'
 
 export interface MetricsPluginOptions {
   metrics: Metrics | undefined
