@@ -16,7 +16,7 @@ export function registryFromConfig(
     config.REDIS_URL === undefined
       ? new MemoryRegistryStore()
       : new RedisRegistryStore({
-          redis: connectRedis(config.REDIS_URL, 'a2a:registry'),
+          redis: quiet(connectRedis(config.REDIS_URL, 'a2a:registry')),
           prefix: config.REDIS_KEY_PREFIX,
           ownsConnection: true,
         })
@@ -28,4 +28,14 @@ export function registryFromConfig(
     checkTimeoutMs: config.REGISTRY_CHECK_TIMEOUT_MS,
     ...(log && { log }),
   })
+}
+
+/**
+ * Without a listener, ioredis prints every connection error to stderr, outside the log. The
+ * registry's failed commands report an outage (its requests answer 503, its checks log), and
+ * the server's main connection logs it once: this connection's own errors would only repeat it.
+ */
+function quiet<R extends { on(event: 'error', listener: () => void): unknown }>(redis: R): R {
+  redis.on('error', () => undefined)
+  return redis
 }
