@@ -70,6 +70,7 @@ export async function buildApp(
       ? { loggerInstance: overrides.logger }
       : { logger: loggerOptions(config) }),
     bodyLimit: config.BODY_LIMIT,
+    ...requestTimeouts(config.REQUEST_TIMEOUT_MS),
     trustProxy: config.TRUST_PROXY,
     genReqId,
     frameworkErrors: frameworkErrorHandler,
@@ -227,6 +228,22 @@ function rateLimitOptions(config: Config) {
         }),
       keyPrefix: config.REDIS_KEY_PREFIX,
     }),
+  }
+}
+
+/**
+ * Node answers 408 to a request not received within `requestTimeout` (the headers within
+ * `headersTimeout`, at most 60 s), checking open connections every `connectionsCheckingInterval`
+ * (30 s by default, which would let a 1 s limit wait 30): checked here at half the limit.
+ */
+function requestTimeouts(ms: number) {
+  if (ms === 0) return { requestTimeout: 0 }
+  return {
+    requestTimeout: ms,
+    http: {
+      headersTimeout: Math.min(60_000, ms),
+      connectionsCheckingInterval: Math.min(30_000, Math.max(100, Math.floor(ms / 2))),
+    },
   }
 }
 

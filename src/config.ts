@@ -58,6 +58,12 @@ export const ConfigSchema = z
     MAX_JSON_DEPTH: int(2, 10_000).default(64),
     /** How long a blocking send waits for a terminal or input-required state before answering. */
     SEND_WAIT_MS: int(0).default(30_000),
+    /**
+     * How long a client may take to send a whole request, headers and body, before it is
+     * answered 408 and its connection closed: a client trickling a body holds no connection for
+     * long. The response may take as long as it needs (streams are not cut). 0: no limit.
+     */
+    REQUEST_TIMEOUT_MS: int(0).default(30_000),
     /** How long one turn of a skill may run before the task fails. 0 disables it. */
     SKILL_TIMEOUT_MS: int(0).default(300_000),
     /**
