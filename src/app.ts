@@ -23,6 +23,7 @@ import audit, { auditRateLimitHit } from './http/plugins/audit.js'
 import auth, { authorize } from './http/plugins/auth.js'
 import engine from './http/plugins/engine.js'
 import jsonDepth from './http/plugins/json-depth.js'
+import { OpenStreams } from './http/open-streams.js'
 import metricsPlugin from './http/plugins/metrics.js'
 import rateLimits, { logRateLimitHit } from './http/plugins/rate-limit.js'
 import type { RateLimitHit } from './http/plugins/rate-limit.js'
@@ -164,6 +165,7 @@ export async function buildApp(
     shutdownGraceMs: config.SHUTDOWN_GRACE_MS,
   })
   await app.register(sse, { heartbeatInterval: config.SSE_HEARTBEAT_MS })
+  app.decorate('openStreams', new OpenStreams(config.MAX_STREAMS_PER_CALLER))
   await app.register(health, { ...(backend && { unreachable: () => backend.unreachable() }) })
   // A worker runs turns from the queue and serves only the probes.
   if (config.ROLE !== 'worker') {

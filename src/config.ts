@@ -64,6 +64,12 @@ export const ConfigSchema = z
      * long. The response may take as long as it needs (streams are not cut). 0: no limit.
      */
     REQUEST_TIMEOUT_MS: int(0).default(30_000),
+    /**
+     * How many SSE streams one caller may have open on one server process; past it a new stream
+     * is refused (429) before anything is created. On Redis each open stream holds a Redis
+     * connection. 0: no limit.
+     */
+    MAX_STREAMS_PER_CALLER: int(0).default(100),
     /** How long one turn of a skill may run before the task fails. 0 disables it. */
     SKILL_TIMEOUT_MS: int(0).default(300_000),
     /**

@@ -14,6 +14,7 @@ export type A2AErrorCode =
   | 'INVALID_REQUEST'
   | 'LIMIT_EXCEEDED'
   | 'ACTIVE_TASK_LIMIT'
+  | 'STREAM_LIMIT'
   | 'MALFORMED_JSON'
   | 'UNSUPPORTED_CONTENT_TYPE'
   | 'PAYLOAD_TOO_LARGE'
@@ -107,6 +108,17 @@ export class ActiveTaskLimitError extends A2AError {
   constructor(readonly limit: number) {
     super(
       `You already have ${limit} running task${limit === 1 ? '' : 's'}, the most this agent runs at once for one caller; retry once one has ended`,
+      { limit },
+    )
+  }
+}
+
+/** One caller has as many streams open on this server process as it may (HTTP 429). */
+export class StreamLimitError extends A2AError {
+  readonly code = 'STREAM_LIMIT'
+  constructor(readonly limit: number) {
+    super(
+      `You already have ${limit} open stream${limit === 1 ? '' : 's'} here, the most this server keeps open for one caller; close one, or read the task with a get`,
       { limit },
     )
   }

@@ -25,7 +25,7 @@ export interface MetricSources {
   audit?: () => { written: number; failures: number; dropped: number; queued: number }
 }
 
-export type Limit = 'requests' | 'discovery' | 'active-tasks'
+export type Limit = 'requests' | 'discovery' | 'active-tasks' | 'streams'
 
 const SECONDS_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 900]
 
@@ -73,7 +73,7 @@ export class Metrics implements TaskObserver {
   )
   readonly #limited = new CounterFamily(
     'a2a_rate_limit_hits_total',
-    'Requests refused by a limit: requests, discovery (the cards) or active-tasks',
+    'Requests refused by a limit: requests, discovery (the cards), active-tasks or streams',
     ['limit'],
   )
   #openStreams = 0

@@ -6,7 +6,7 @@
 import type { FastifyReply } from 'fastify'
 import type { A2AError } from '../../domain/errors.js'
 import { toA2AError } from '../errors.js'
-import { closedSignal } from '../sse-closed.js'
+import { openStream } from '../open-stream.js'
 import type { StreamItem } from './operations.js'
 
 export interface StreamEncoding {
@@ -19,8 +19,8 @@ export async function sendStream(
   open: (signal: AbortSignal) => Promise<AsyncIterable<StreamItem>>,
   encoding: StreamEncoding,
 ): Promise<void> {
-  // Errors opening the stream (unknown task, bad state) propagate as ordinary replies.
-  const items = await open(closedSignal(reply))
+  // Errors opening the stream (too many open, unknown task, bad state) are ordinary replies.
+  const items = await open(openStream(reply))
   await reply.sse.send(frames(items, encoding, reply))
 }
 

@@ -11,6 +11,7 @@ import {
   AuthenticationError,
   PermissionDeniedError,
   RateLimitedError,
+  StreamLimitError,
 } from '../../domain/errors.js'
 import type { Metrics } from '../../metrics/metrics.js'
 import { METRICS_CONTENT_TYPE } from '../../metrics/metrics.js'
@@ -47,6 +48,7 @@ const metricsPlugin: FastifyPluginAsync<MetricsPluginOptions> = async (app, { me
     else if (error instanceof PermissionDeniedError) metrics.permissionDenied()
     else if (error instanceof RateLimitedError) metrics.limited(limitOf(request))
     else if (error instanceof ActiveTaskLimitError) metrics.limited('active-tasks')
+    else if (error instanceof StreamLimitError) metrics.limited('streams')
   })
 
   app.get('/metrics', { logLevel: 'warn', config: { public: true } }, async (_request, reply) =>

@@ -9,7 +9,7 @@ import { messageFromSeed } from '../../../protocol/seed/codec.js'
 import { SendTaskBody } from '../../../protocol/seed/schemas.js'
 import { SeedFolder } from '../../../protocol/seed/stream.js'
 import { creatorOf } from '../../a2a/caller.js'
-import { closedSignal } from '../../sse-closed.js'
+import { openStream } from '../../open-stream.js'
 import type { ZodTypeProvider } from '../../zod-type-provider.js'
 
 const subscribe: FastifyPluginAsync = async (fastify) => {
@@ -20,6 +20,8 @@ const subscribe: FastifyPluginAsync = async (fastify) => {
     { schema: { body: SendTaskBody }, sse: 'manual' },
     async (request, reply) => {
       const { id, sessionId, message, metadata } = request.body
+      // First: a caller with too many streams open gets an error, and no task.
+      const signal = openStream(reply)
       const { task } = await app.tasks.send({
         taskId: id,
         ...(sessionId && { contextId: sessionId }),
@@ -28,7 +30,6 @@ const subscribe: FastifyPluginAsync = async (fastify) => {
         ...creatorOf(request),
       })
       const lastEventId = reply.sse.lastEventId ?? undefined
-      const signal = closedSignal(reply)
       await reply.sse.send(frames(app.tasks, task.id, task.contextId, lastEventId, signal))
     },
   )

@@ -1,0 +1,38 @@
+/**
+ * Every SSE route opens its stream here, before it creates or reads anything: the caller's
+ * limit on open streams is checked (StreamLimitError, a plain error reply, when it is reached),
+ * the metrics count the stream, and the signal returned aborts when the client goes away or
+ * the stream ends, for the code following the task's events to stop. Its slot is freed then too,
+ * also when the route failed before the first frame.
+ *
+ * The signal aborts with one reason made once: an abort without a reason builds a DOMException,
+ * stack trace and all, for every stream that ends.
+ */
+import type { FastifyReply } from 'fastify'
+import { ownerKey } from '../domain/caller.js'
+import { callerOf } from './a2a/caller.js'
+import type { OpenStreams } from './open-streams.js'
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    openStreams: OpenStreams
+  }
+}
+
+export const STREAM_CLOSED = new Error('The stream is closed')
+
+/** Streams without a verified caller (an open server) share one budget. */
+const ANONYMOUS = ''
+
+export function openStream(reply: FastifyReply): AbortSignal {
+  const caller = callerOf(reply.request)
+  const release = reply.server.openStreams.open(caller ? ownerKey(caller) : ANONYMOUS)
+  const streamClosed = reply.server.metrics?.streamOpened()
+  const closed = new AbortController()
+  reply.sse.onClose(() => {
+    release()
+    streamClosed?.()
+    closed.abort(STREAM_CLOSED)
+  })
+  return closed.signal
+}

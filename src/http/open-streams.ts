@@ -1,0 +1,33 @@
+/**
+ * How many SSE streams each caller has open on this process, and the most it may: on Redis
+ * every open stream holds a Redis connection while it follows its task, so one caller's
+ * forgotten streams must not use up Redis' clients for everyone. A stream over the limit is
+ * refused before anything is created. `limit` 0: no limit.
+ */
+import { StreamLimitError } from '../domain/errors.js'
+
+export class OpenStreams {
+  readonly #open = new Map<string, number>()
+
+  constructor(readonly limit: number) {}
+
+  /** Takes a slot for `caller`, or throws StreamLimitError; returns its release (idempotent). */
+  open(caller: string): () => void {
+    const open = this.#open.get(caller) ?? 0
+    if (this.limit > 0 && open >= this.limit) throw new StreamLimitError(this.limit)
+    this.#open.set(caller, open + 1)
+    let released = false
+    return () => {
+      if (released) return
+      released = true
+      const left = (this.#open.get(caller) ?? 1) - 1
+      if (left === 0) this.#open.delete(caller)
+      else this.#open.set(caller, left)
+    }
+  }
+
+  /** Streams `caller` has open now. */
+  count(caller: string): number {
+    return this.#open.get(caller) ?? 0
+  }
+}
