@@ -99,10 +99,12 @@ export async function buildApp(
   const store: StoreBackend = overrides.store ?? backend!
   // After the engine plugin's preClose has closed the dispatcher (running turns write to it).
   app.addHook('onClose', async () => store.close?.())
+  const openStreams = new OpenStreams(config.MAX_STREAMS_PER_CALLER)
   const queuedTurns = backend?.queuedTurns?.bind(backend)
   const metrics: Metrics | undefined = config.METRICS_ENABLED
     ? new Metrics({
         turnsRunning: (): number => dispatcher.runningCount ?? 0,
+        streamsOpen: () => openStreams.total,
         ...(queuedTurns && { queuedTurns }),
         ...(trail.enabled && { audit: () => trail.stats() }),
       })
@@ -165,7 +167,7 @@ export async function buildApp(
     shutdownGraceMs: config.SHUTDOWN_GRACE_MS,
   })
   await app.register(sse, { heartbeatInterval: config.SSE_HEARTBEAT_MS })
-  app.decorate('openStreams', new OpenStreams(config.MAX_STREAMS_PER_CALLER))
+  app.decorate('openStreams', openStreams)
   await app.register(health, { ...(backend && { unreachable: () => backend.unreachable() }) })
   // A worker runs turns from the queue and serves only the probes.
   if (config.ROLE !== 'worker') {

@@ -1,7 +1,7 @@
 /**
  * Every SSE route opens its stream here, before it creates or reads anything: the caller's
- * limit on open streams is checked (StreamLimitError, a plain error reply, when it is reached),
- * the metrics count the stream, and the signal returned aborts when the client goes away or
+ * limit on open streams is checked (StreamLimitError, a plain error reply, when it is reached;
+ * the metrics read the count), and the signal returned aborts when the client goes away or
  * the stream ends, for the code following the task's events to stop. Its slot is freed then too,
  * also when the route failed before the first frame.
  *
@@ -19,7 +19,7 @@ declare module 'fastify' {
   }
 }
 
-export const STREAM_CLOSED = new Error('The stream is closed')
+const STREAM_CLOSED = new Error('The stream is closed')
 
 /** Streams without a verified caller (an open server) share one budget. */
 const ANONYMOUS = ''
@@ -27,11 +27,9 @@ const ANONYMOUS = ''
 export function openStream(reply: FastifyReply): AbortSignal {
   const caller = callerOf(reply.request)
   const release = reply.server.openStreams.open(caller ? ownerKey(caller) : ANONYMOUS)
-  const streamClosed = reply.server.metrics?.streamOpened()
   const closed = new AbortController()
   reply.sse.onClose(() => {
     release()
-    streamClosed?.()
     closed.abort(STREAM_CLOSED)
   })
   return closed.signal

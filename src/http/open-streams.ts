@@ -8,6 +8,7 @@ import { StreamLimitError } from '../domain/errors.js'
 
 export class OpenStreams {
   readonly #open = new Map<string, number>()
+  #total = 0
 
   constructor(readonly limit: number) {}
 
@@ -16,14 +17,21 @@ export class OpenStreams {
     const open = this.#open.get(caller) ?? 0
     if (this.limit > 0 && open >= this.limit) throw new StreamLimitError(this.limit)
     this.#open.set(caller, open + 1)
+    this.#total += 1
     let released = false
     return () => {
       if (released) return
       released = true
+      this.#total -= 1
       const left = (this.#open.get(caller) ?? 1) - 1
       if (left === 0) this.#open.delete(caller)
       else this.#open.set(caller, left)
     }
+  }
+
+  /** Streams open now, every caller's. */
+  get total(): number {
+    return this.#total
   }
 
   /** Streams `caller` has open now. */

@@ -19,6 +19,8 @@ import { CounterFamily, GaugeFamily, HistogramFamily } from './families.js'
 export interface MetricSources {
   /** Turns running in this process now. */
   turnsRunning?: () => number
+  /** SSE streams open on this process now. */
+  streamsOpen?: () => number
   /** Turns waiting or running in the shared work queue (Redis). */
   queuedTurns?: () => Promise<number>
   /** The audit trail's own counts. */
@@ -76,17 +78,18 @@ export class Metrics implements TaskObserver {
     'Requests refused by a limit: requests, discovery (the cards), active-tasks or streams',
     ['limit'],
   )
-  #openStreams = 0
   readonly #families: Family[]
 
   constructor(sources: MetricSources = {}) {
-    const { turnsRunning, queuedTurns, audit } = sources
+    const { turnsRunning, queuedTurns, streamsOpen, audit } = sources
     this.#families = [
       this.#tasksCreated,
       this.#statusUpdates,
       this.#taskDuration,
       this.#artifactUpdates,
-      new GaugeFamily('a2a_sse_streams_open', 'SSE streams open now', () => this.#openStreams),
+      ...(streamsOpen
+        ? [new GaugeFamily('a2a_sse_streams_open', 'SSE streams open now', streamsOpen)]
+        : []),
       ...(turnsRunning
         ? [
             new GaugeFamily(
@@ -153,17 +156,6 @@ export class Metrics implements TaskObserver {
 
   limited(limit: Limit): void {
     this.#limited.inc([limit])
-  }
-
-  /** A stream opened; call what this returns once it has closed (again is harmless). */
-  streamOpened(): () => void {
-    this.#openStreams += 1
-    let open = true
-    return () => {
-      if (!open) return
-      open = false
-      this.#openStreams -= 1
-    }
   }
 
   /** The exposition text: the process's metrics, then this app's. */
