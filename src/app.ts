@@ -35,6 +35,7 @@ import a2aDialects from './http/routes/a2a.js'
 import registryRoutes from './http/routes/registry.js'
 import { agentTokenFromConfig } from './orchestrator/agent-token.js'
 import { Orchestrator } from './orchestrator/orchestrator.js'
+import { outboundFetch } from './outbound/fetch.js'
 import { orchestrateSkill } from './orchestrator/skill.js'
 import { registryFromConfig } from './registry/from-config.js'
 import { Metrics } from './metrics/metrics.js'
@@ -86,7 +87,11 @@ export async function buildApp(
   if (!overrides.registry) app.addHook('onClose', async () => registry.close())
   const orchestrate = () => {
     const token = agentTokenFromConfig(config, app.log)
-    const orchestrator = new Orchestrator({ registry, ...(token !== undefined && { token }) })
+    const orchestrator = new Orchestrator({
+      registry,
+      ...(token !== undefined && { token }),
+      client: { fetch: outboundFetch },
+    })
     return orchestrateSkill({ orchestrator, agents: registry })
   }
   const skills = new SkillRegistry(

@@ -3,6 +3,7 @@
  * connection) when REDIS_URL is set, in memory otherwise.
  */
 import type { Config } from '../config.js'
+import { outboundFetch } from '../outbound/fetch.js'
 import { connectRedis } from '../store/redis/connection.js'
 import { MemoryRegistryStore } from './memory-store.js'
 import { RedisRegistryStore } from './redis-store.js'
@@ -22,6 +23,7 @@ export function registryFromConfig(
         })
   return new AgentRegistry({
     store,
+    fetch: outboundFetch,
     checkIntervalMs: config.REGISTRY_CHECK_INTERVAL_MS,
     unhealthyAfter: config.REGISTRY_UNHEALTHY_AFTER,
     maxBackoffMs: config.REGISTRY_MAX_BACKOFF_MS,
