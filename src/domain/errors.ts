@@ -102,24 +102,40 @@ export class LimitExceededError extends A2AError {
   }
 }
 
+/**
+ * A per-caller cap refused the request (HTTP 429): `cap` names it, as the audit log and the
+ * metrics count it, and `limit` is its size.
+ */
+export abstract class CapReachedError extends A2AError {
+  abstract readonly cap: 'active-tasks' | 'streams'
+  constructor(
+    message: string,
+    readonly limit: number,
+  ) {
+    super(message, { limit })
+  }
+}
+
 /** The caller has as many running tasks as it may: it can retry once one of them ends. */
-export class ActiveTaskLimitError extends A2AError {
+export class ActiveTaskLimitError extends CapReachedError {
   readonly code = 'ACTIVE_TASK_LIMIT'
-  constructor(readonly limit: number) {
+  readonly cap = 'active-tasks'
+  constructor(limit: number) {
     super(
       `You already have ${limit} running task${limit === 1 ? '' : 's'}, the most this agent runs at once for one caller; retry once one has ended`,
-      { limit },
+      limit,
     )
   }
 }
 
-/** One caller has as many streams open on this server process as it may (HTTP 429). */
-export class StreamLimitError extends A2AError {
+/** One caller has as many streams open on this server process as it may. */
+export class StreamLimitError extends CapReachedError {
   readonly code = 'STREAM_LIMIT'
-  constructor(readonly limit: number) {
+  readonly cap = 'streams'
+  constructor(limit: number) {
     super(
       `You already have ${limit} open stream${limit === 1 ? '' : 's'} here, the most this server keeps open for one caller; close one, or read the task with a get`,
-      { limit },
+      limit,
     )
   }
 }

@@ -8,7 +8,7 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import { AuditEvent } from '../../audit/record.js'
 import type { AuditTrail } from '../../audit/trail.js'
-import { ActiveTaskLimitError, StreamLimitError } from '../../domain/errors.js'
+import { CapReachedError } from '../../domain/errors.js'
 import { now } from '../../domain/model.js'
 import { ownerKey } from '../../domain/caller.js'
 import { callerOf } from '../a2a/caller.js'
@@ -31,10 +31,8 @@ const audit: FastifyPluginAsync<AuditPluginOptions> = async (app, { trail, flush
   app.decorate('audit', trail)
   // The per-caller caps on running tasks and open streams are limits too, enforced elsewhere.
   app.addHook('onError', async (request, _reply, error) => {
-    if (error instanceof ActiveTaskLimitError) {
-      auditRateLimitHit(request, { limit: 'active-tasks', max: error.limit })
-    } else if (error instanceof StreamLimitError) {
-      auditRateLimitHit(request, { limit: 'streams', max: error.limit })
+    if (error instanceof CapReachedError) {
+      auditRateLimitHit(request, { limit: error.cap, max: error.limit })
     }
   })
   // After the engine's preClose has drained running turns, whose changes are audited.

@@ -7,11 +7,10 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import {
-  ActiveTaskLimitError,
   AuthenticationError,
+  CapReachedError,
   PermissionDeniedError,
   RateLimitedError,
-  StreamLimitError,
 } from '../../domain/errors.js'
 import type { Metrics } from '../../metrics/metrics.js'
 import { METRICS_CONTENT_TYPE } from '../../metrics/metrics.js'
@@ -47,8 +46,7 @@ const metricsPlugin: FastifyPluginAsync<MetricsPluginOptions> = async (app, { me
     if (error instanceof AuthenticationError) metrics.authFailure(error.message)
     else if (error instanceof PermissionDeniedError) metrics.permissionDenied()
     else if (error instanceof RateLimitedError) metrics.limited(limitOf(request))
-    else if (error instanceof ActiveTaskLimitError) metrics.limited('active-tasks')
-    else if (error instanceof StreamLimitError) metrics.limited('streams')
+    else if (error instanceof CapReachedError) metrics.limited(error.cap)
   })
 
   app.get('/metrics', { logLevel: 'warn', config: { public: true } }, async (_request, reply) =>
