@@ -209,7 +209,7 @@ interface StoreBackend {
 function chooseBackend(config: Config, log: Logger): Backend {
   const { REDIS_URL } = config
   return REDIS_URL === undefined
-    ? memoryBackend(config)
+    ? memoryBackend(config, log)
     : redisBackend({ ...config, REDIS_URL }, log)
 }
 

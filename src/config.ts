@@ -99,6 +99,11 @@ export const ConfigSchema = z
       .transform((value) => value === 'true'),
     /** How long a finished task (and its events) stays readable; 0 keeps it forever. */
     TASK_RETENTION_SECONDS: int(0).default(3600),
+    /**
+     * Without REDIS_URL: the most tasks kept in memory. When full, a new task takes the place of
+     * the task that ended first; when none has ended, it is refused (503). 0: no limit.
+     */
+    MAX_TASKS_IN_MEMORY: int(0).default(20_000),
     /** How long shutdown waits for running skills before aborting them. */
     SHUTDOWN_GRACE_MS: int(0).default(10_000),
 

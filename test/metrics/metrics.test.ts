@@ -10,6 +10,7 @@ import { sendBody } from '../helpers/bodies.js'
 import { slowSkill } from '../helpers/skills.js'
 import { openStream, readAll } from '../helpers/sse.js'
 import { authHeaders } from '../helpers/auth.js'
+import { pino } from 'pino'
 import { memoryBackend } from '../../src/backends/memory.js'
 import { configFrom } from '../../src/config.js'
 import { connectTestRedis, deleteKeysUnder, testPrefix } from '../helpers/redis.js'
@@ -186,7 +187,7 @@ describe('GET /metrics', () => {
 
   it('counts an error that ends a stream after its first frame', async () => {
     // An event log whose live follow fails: the 1.0 stream sends its snapshot, then the error.
-    const backend = memoryBackend(configFrom({}))
+    const backend = memoryBackend(configFrom({}), pino({ level: 'silent' }))
     const events = Object.assign(Object.create(backend.events) as typeof backend.events, {
       follow: async function* () {
         yield* []

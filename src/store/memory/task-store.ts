@@ -4,9 +4,13 @@
  *
  * Tasks are kept deep-frozen and handed out as they are (see freeze.ts): nothing a caller does
  * to a returned task can change the stored one, and no read pays for a copy.
+ *
+ * It holds at most `maxTasks`: a new task then takes the place of the task that ended first,
+ * before its retention is up; when none of them has ended, the new task is refused (503). Memory
+ * stays bounded under any load, where an unbounded Map would grow until the process dies.
  */
 import type { StoredEvent, TaskChange, TaskEvent } from '../../domain/events.js'
-import { TaskNotFoundError } from '../../domain/errors.js'
+import { ServiceUnavailableError, TaskNotFoundError } from '../../domain/errors.js'
 import type { Task } from '../../domain/model.js'
 import { isTerminal } from '../../domain/state-machine.js'
 import { applyChange } from '../../domain/task-change.js'
@@ -20,11 +24,26 @@ import { Retention } from './retention.js'
 export interface MemoryTaskStoreOptions {
   /** How long a terminal task and its events are kept; 0 keeps them until the process ends. */
   terminalTtlMs: number
+  /** The most tasks held at once (0: no limit). */
+  maxTasks?: number
+  /** Told when the store is full: of the first task forgotten early, and of every refusal. */
+  onFull?: (notice: FullStoreNotice) => void
+}
+
+/** What a full store did: forgot an ended task early, or refused a new one. */
+export interface FullStoreNotice {
+  outcome: 'forgot-ended' | 'refused'
+  maxTasks: number
+  /** How many ended tasks it has forgotten early so far. */
+  forgotten: number
 }
 
 export class MemoryTaskStore implements TaskStore {
   readonly #tasks = new Map<string, Task>()
   readonly #retention: Retention
+  readonly #maxTasks: number
+  readonly #onFull: ((notice: FullStoreNotice) => void) | undefined
+  #forgottenEarly = 0
 
   constructor(
     private readonly events: MemoryEventLog,
@@ -34,11 +53,20 @@ export class MemoryTaskStore implements TaskStore {
       this.#tasks.delete(taskId)
       this.events.delete(taskId)
     })
+    this.#maxTasks = options.maxTasks ?? 0
+    this.#onFull = options.onFull
   }
 
   create(task: Task, first: TaskEvent): Promise<{ task: Task; created: boolean }> {
     const existing = this.#tasks.get(task.id)
     if (existing) return Promise.resolve({ task: existing, created: false })
+    if (this.#maxTasks > 0 && this.#tasks.size >= this.#maxTasks && !this.#makeRoom()) {
+      return Promise.reject(
+        new ServiceUnavailableError(
+          'The server holds as many tasks as it may, and none of them has ended; retry later',
+        ),
+      )
+    }
     this.#tasks.set(task.id, deepFreeze(task))
     this.events.append(task.id, first)
     return Promise.resolve({ task, created: true })
@@ -83,6 +111,20 @@ export class MemoryTaskStore implements TaskStore {
     })
   }
 
+  /** Forgets the task that ended first; false (and told) when every task held is still open. */
+  #makeRoom(): boolean {
+    const made = this.#retention.forgetOldest()
+    if (made) this.#forgottenEarly += 1
+    if (!made || this.#forgottenEarly === 1) {
+      this.#onFull?.({
+        outcome: made ? 'forgot-ended' : 'refused',
+        maxTasks: this.#maxTasks,
+        forgotten: this.#forgottenEarly,
+      })
+    }
+    return made
+  }
+
   #store(task: Task): Task {
     const frozen = deepFreeze(task)
     this.#tasks.set(task.id, frozen)
@@ -97,6 +139,11 @@ export class MemoryTaskStore implements TaskStore {
   /** How many tasks it holds (for tests and metrics). */
   get size(): number {
     return this.#tasks.size
+  }
+
+  /** How many ended tasks it forgot before their retention was up, to make room. */
+  get forgottenEarly(): number {
+    return this.#forgottenEarly
   }
 
   /** Stops the expiry timer. */
