@@ -106,11 +106,13 @@ export async function buildApp(
   app.addHook('onClose', async () => store.close?.())
   const openStreams = new OpenStreams(config.MAX_STREAMS_PER_CALLER)
   const queuedTurns = backend?.queuedTurns?.bind(backend)
+  const heldTasks = backend?.heldTasks?.bind(backend)
   const metrics: Metrics | undefined = config.METRICS_ENABLED
     ? new Metrics({
         turnsRunning: (): number => dispatcher.runningCount ?? 0,
         streamsOpen: () => openStreams.total,
         ...(queuedTurns && { queuedTurns }),
+        ...(heldTasks && { heldTasks }),
         ...(trail.enabled && { audit: () => trail.stats() }),
       })
     : undefined

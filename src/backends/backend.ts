@@ -19,6 +19,11 @@ export interface Backend {
   dispatcher(runner: Runner, tasks: TaskStore): Dispatcher
   /** Turns waiting or running in a work queue shared by every process; absent: no queue. */
   queuedTurns?(): Promise<number>
+  /**
+   * How full an in-process store is: tasks held, its maximum (0: none), and the ended tasks it
+   * let go early to make room. Absent when tasks live elsewhere.
+   */
+  heldTasks?(): { held: number; max: number; forgottenEarly: number }
   /** The dependencies this process cannot reach right now; empty when it is ready. */
   unreachable(): Promise<string[]>
   /** Closes what the backend opened; runs after the dispatcher has closed. */

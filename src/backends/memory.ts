@@ -36,6 +36,11 @@ export function memoryBackend(config: Config, log: Logger): Backend {
     events,
     activeTasks: new MemoryActiveTasks(),
     dispatcher: (runner) => new InlineDispatcher(runner),
+    heldTasks: () => ({
+      held: tasks.size,
+      max: config.MAX_TASKS_IN_MEMORY,
+      forgottenEarly: tasks.forgottenEarly,
+    }),
     unreachable: () => Promise.resolve([]),
     close: async () => tasks.close(),
   }

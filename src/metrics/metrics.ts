@@ -25,6 +25,15 @@ export interface MetricSources {
   queuedTurns?: () => Promise<number>
   /** The audit trail's own counts. */
   audit?: () => { written: number; failures: number; dropped: number; queued: number }
+  /** The embedded store's fill (without Redis): see MAX_TASKS_IN_MEMORY. */
+  heldTasks?: () => HeldTasks
+}
+
+/** What the embedded store holds now, its maximum (0: none), and what it let go early. */
+export interface HeldTasks {
+  held: number
+  max: number
+  forgottenEarly: number
 }
 
 export type Limit = 'requests' | 'discovery' | 'active-tasks' | 'streams'
@@ -81,7 +90,7 @@ export class Metrics implements TaskObserver {
   readonly #families: Family[]
 
   constructor(sources: MetricSources = {}) {
-    const { turnsRunning, queuedTurns, streamsOpen, audit } = sources
+    const { turnsRunning, queuedTurns, streamsOpen, audit, heldTasks } = sources
     this.#families = [
       this.#tasksCreated,
       this.#statusUpdates,
@@ -109,6 +118,7 @@ export class Metrics implements TaskObserver {
             ),
           ]
         : []),
+      ...(heldTasks ? heldTaskFamilies(heldTasks) : []),
       this.#requests,
       this.#errors,
       this.#authFailures,
@@ -166,6 +176,27 @@ export class Metrics implements TaskObserver {
 }
 
 /** The trail's running totals, read at each scrape. */
+function heldTaskFamilies(held: () => HeldTasks): Family[] {
+  return [
+    new GaugeFamily(
+      'a2a_memory_tasks_held',
+      'Tasks the in-memory store holds now',
+      () => held().held,
+    ),
+    new GaugeFamily(
+      'a2a_memory_tasks_max',
+      'The most tasks the in-memory store may hold (MAX_TASKS_IN_MEMORY; 0: no limit)',
+      () => held().max,
+    ),
+    new GaugeFamily(
+      'a2a_memory_tasks_forgotten_early_total',
+      'Ended tasks the full in-memory store let go before their retention was up',
+      () => held().forgottenEarly,
+      'counter',
+    ),
+  ]
+}
+
 function auditFamilies(audit: NonNullable<MetricSources['audit']>): Family[] {
   return [
     new GaugeFamily(

@@ -164,6 +164,23 @@ describe('GET /metrics', () => {
     await expect.poll(async () => sample(await scrape(app!), 'a2a_sse_streams_open')).toBe(0)
   })
 
+  it('reports how full the in-memory store is, and the ended tasks it let go early', async () => {
+    app = await testApp({ MAX_TASKS_IN_MEMORY: '2' })
+    for (const text of ['a', 'b', 'c']) {
+      const sent = await app.inject({
+        method: 'POST',
+        url: '/tasks/send',
+        payload: sendBody(text, { metadata: { skillId: 'echo' } }),
+      })
+      expect(sent.statusCode).toBe(200)
+    }
+    const text = await scrape(app)
+    expect(sample(text, 'a2a_memory_tasks_held')).toBe(2)
+    expect(sample(text, 'a2a_memory_tasks_max')).toBe(2)
+    expect(sample(text, 'a2a_memory_tasks_forgotten_early_total')).toBe(1)
+    expect(text).toContain('# TYPE a2a_memory_tasks_forgotten_early_total counter\n')
+  })
+
   it('on Redis, reports the shared work queue and the turns this process runs', async () => {
     const prefix = testPrefix()
     const redis = connectTestRedis()
@@ -176,7 +193,10 @@ describe('GET /metrics', () => {
       expect(sent).toMatchObject({ result: { task: { id: expect.any(String) } } })
       await expect.poll(async () => sample(await scrape(app!), 'a2a_turns_running')).toBe(1)
       // The running turn stays in the queue's stream until it is acknowledged.
-      expect(sample(await scrape(app), 'a2a_queue_turns')).toBe(1)
+      const text = await scrape(app)
+      expect(sample(text, 'a2a_queue_turns')).toBe(1)
+      // Redis holds the tasks: no in-memory store to report.
+      expect(text).not.toContain('a2a_memory_tasks')
       await app.close()
       app = undefined
     } finally {
