@@ -175,7 +175,7 @@ export class Metrics implements TaskObserver {
   }
 }
 
-/** The trail's running totals, read at each scrape. */
+/** The embedded store's fill, read at each scrape. */
 function heldTaskFamilies(held: () => HeldTasks): Family[] {
   return [
     new GaugeFamily(
@@ -197,6 +197,7 @@ function heldTaskFamilies(held: () => HeldTasks): Family[] {
   ]
 }
 
+/** The trail's running totals, read at each scrape. */
 function auditFamilies(audit: NonNullable<MetricSources['audit']>): Family[] {
   return [
     new GaugeFamily(
