@@ -40,7 +40,14 @@ export abstract class A2AError extends Error {
   readonly details: Record<string, unknown>
 
   constructor(message: string, details: Record<string, unknown> = {}) {
+    // An A2AError is a refusal, told apart by its code and message and thrown where it is
+    // decided: its stack is never shown or logged (a server fault logs its cause's). Capturing
+    // one would cost a refused request more than all its other work: floods of 401s, 404s and
+    // 429s stay cheap without it.
+    const { stackTraceLimit } = Error
+    Error.stackTraceLimit = 0
     super(message)
+    Error.stackTraceLimit = stackTraceLimit
     this.name = new.target.name
     this.details = details
   }

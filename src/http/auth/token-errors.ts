@@ -32,15 +32,17 @@ const TOKEN_PROBLEMS: Record<string, string> = {
   FAST_JWT_MISSING_REQUIRED_CLAIM: 'The token lacks a required claim (sub, exp)',
 }
 
+/** A request without credentials: the challenge names no error (RFC 6750 §3.1). */
+export const missingCredentials = (): AuthenticationError =>
+  new AuthenticationError(
+    'Authentication required: send "Authorization: Bearer <token>"',
+    challenge(),
+  )
+
 export function toAuthError(error: unknown): A2AError {
   if (error instanceof A2AError) return error
   const { code = '', message = '' } = (error ?? {}) as { code?: string; message?: string }
-  if (code === 'FST_JWT_NO_AUTHORIZATION_IN_HEADER') {
-    return new AuthenticationError(
-      'Authentication required: send "Authorization: Bearer <token>"',
-      challenge(),
-    )
-  }
+  if (code === 'FST_JWT_NO_AUTHORIZATION_IN_HEADER') return missingCredentials()
   if (code === 'FST_JWT_BAD_REQUEST') {
     const description = 'The Authorization header must be "Bearer <token>"'
     return new AuthenticationError(description, challenge('invalid_request', description))

@@ -22,7 +22,7 @@ import { ADMIN_SCOPE, INVOKE_SCOPE, missingScopes } from '../../domain/caller.js
 import type { A2AError } from '../../domain/errors.js'
 import { AuthenticationError, PermissionDeniedError } from '../../domain/errors.js'
 import { keyFor } from '../auth/key-source.js'
-import { invalidToken, toAuthError } from '../auth/token-errors.js'
+import { invalidToken, missingCredentials, toAuthError } from '../auth/token-errors.js'
 import { VerifiedTokens } from '../auth/verified-tokens.js'
 import { auditAuthFailure, auditPermissionDenial } from './audit.js'
 
@@ -96,12 +96,17 @@ const auth: FastifyPluginAsync<AuthPluginOptions> = async (app, { settings, devS
   app.addHook('onRequest', async (request) => {
     if (request.routeOptions.config.public === true) return
     const header = request.headers.authorization
-    let caller = header === undefined ? undefined : verified.get(header)
+    if (header === undefined) {
+      // Said here rather than by the JWT plugin, whose error (and its stack) costs more.
+      request.authFailure = missingCredentials()
+      return
+    }
+    let caller = verified.get(header)
     if (caller === undefined) {
       try {
         const claims = await request.jwtVerify<Record<string, unknown>>()
         caller = callerFrom(claims, settings.tenantClaim)
-        if (header !== undefined) verified.set(header, caller, claims.exp)
+        verified.set(header, caller, claims.exp)
       } catch (error) {
         request.authFailure = toAuthError(error)
         return
