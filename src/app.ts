@@ -172,6 +172,7 @@ export async function buildApp(
     agent: declareAgent(config, skills.list()),
     dispatcher,
     shutdownGraceMs: config.SHUTDOWN_GRACE_MS,
+    waitTimeoutMs: config.INPUT_TIMEOUT_SECONDS * 1000,
   })
   await app.register(sse, { heartbeatInterval: config.SSE_HEARTBEAT_MS })
   app.decorate('openStreams', openStreams)

@@ -104,6 +104,11 @@ export const ConfigSchema = z
      * the task that ended first; when none has ended, it is refused (503). 0: no limit.
      */
     MAX_TASKS_IN_MEMORY: int(0).default(20_000),
+    /**
+     * How long a task may wait on its caller (input-required, auth-required) before it fails
+     * with a message saying so; 0: for ever.
+     */
+    INPUT_TIMEOUT_SECONDS: int(0).default(86_400),
     /** How long shutdown waits for running skills before aborting them. */
     SHUTDOWN_GRACE_MS: int(0).default(10_000),
 

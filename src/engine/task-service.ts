@@ -18,7 +18,7 @@ import { newId } from '../domain/ids.js'
 import type { Message, Metadata, Task, TaskState } from '../domain/model.js'
 import { now } from '../domain/model.js'
 import { agentMessage, textPart } from '../domain/parts.js'
-import { isFinal, isTerminal } from '../domain/state-machine.js'
+import { INTERRUPTED_STATES, isFinal, isTerminal } from '../domain/state-machine.js'
 import type { SkillRegistry } from '../skills/registry.js'
 import type { EventLog } from '../store/event-log.js'
 import type { TaskPage, TaskQuery, TaskStore, WriteOrigin } from '../store/task-store.js'
@@ -252,6 +252,35 @@ export class TaskService {
     }
     await this.#dispatch(task, origin)
     return task
+  }
+
+  /** Tasks that have waited on their caller since `startedBefore` (ms) or earlier. */
+  overdueWaits(startedBefore: number, limit: number): Promise<string[]> {
+    return this.options.store.overdueWaits(startedBefore, limit)
+  }
+
+  /**
+   * Fails a task that still waits on its caller, after `timeoutMs` without an answer; false
+   * when it has moved on (or is gone) since.
+   */
+  async endWait(taskId: string, timeoutMs: number): Promise<boolean> {
+    const message = agentMessage(newId(), [
+      textPart(`No answer came within ${Math.round(timeoutMs / 1000)} s; the task is closed`),
+    ])
+    try {
+      await this.options.store.apply(taskId, {
+        kind: 'status',
+        status: { state: 'failed', timestamp: now(), message },
+        appendToHistory: [message],
+        from: INTERRUPTED_STATES,
+      })
+      return true
+    } catch (error) {
+      if (error instanceof TransitionRejectedError || error instanceof TaskNotFoundError) {
+        return false
+      }
+      throw error
+    }
   }
 
   /** Cancels a task that has not ended, and aborts its running turn. */

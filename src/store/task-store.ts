@@ -15,6 +15,10 @@
  *   (the memory store's choice; a write to one throws).
  * - `list` MUST order by `updatedAt` descending (then id), and paging MUST neither skip nor
  *   repeat a task that does not change while the pages are read.
+ * - `overdueWaits` MUST list every task that has waited on its caller (input-required or
+ *   auth-required) since `startedBefore` or earlier, as far as `limit` allows, and only such
+ *   tasks as it reads them (a task may move on right after: a caller writes under a `from`
+ *   guard).
  */
 import type { StoredEvent, TaskChange, TaskEvent } from '../domain/events.js'
 import type { Task, TaskState } from '../domain/model.js'
@@ -43,6 +47,11 @@ export interface TaskStore {
   ): Promise<AppliedChanges>
   /** Throws InvalidRequestError for a page token it did not issue. */
   list(query: TaskQuery): Promise<TaskPage>
+  /**
+   * Ids of tasks waiting on their caller since `startedBefore` (epoch ms) or earlier: their
+   * status (input-required or auth-required) is that old. At most `limit`.
+   */
+  overdueWaits(startedBefore: number, limit: number): Promise<string[]>
 }
 
 /**

@@ -386,6 +386,67 @@ export function storeContract(name: string, makePair: () => Promise<StorePair>):
       expect(await following).toBe(1)
     })
 
+    describe('overdueWaits', () => {
+      const at = (second: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, second)).toISOString()
+      const ms = (second: number) => Date.parse(at(second))
+      /** A task taken through `states`, the n-th at second `seconds[n]`. */
+      const through = async (states: [TaskState, number][]) => {
+        const task = newTask()
+        await pair.tasks.create(task, submitted(task))
+        for (const [state, second] of states) {
+          await pair.tasks.apply(task.id, {
+            kind: 'status',
+            status: { state, timestamp: at(second) },
+          })
+        }
+        return task.id
+      }
+
+      it('lists the tasks waiting on their caller since the cutoff or earlier, and no others', async () => {
+        const asked = await through([
+          ['working', 1],
+          ['input-required', 2],
+        ])
+        const authorizing = await through([
+          ['working', 1],
+          ['auth-required', 3],
+        ])
+        const askedLater = await through([
+          ['working', 1],
+          ['input-required', 8],
+        ])
+        await through([['working', 3]])
+        await through([
+          ['working', 1],
+          ['input-required', 2],
+          ['working', 3],
+        ])
+        await through([
+          ['working', 1],
+          ['input-required', 2],
+          ['working', 3],
+          ['completed', 4],
+        ])
+
+        expect((await pair.tasks.overdueWaits(ms(5), 10)).sort()).toEqual(
+          [asked, authorizing].sort(),
+        )
+        expect((await pair.tasks.overdueWaits(ms(8), 10)).sort()).toEqual(
+          [asked, authorizing, askedLater].sort(),
+        )
+        expect(await pair.tasks.overdueWaits(ms(1), 10)).toEqual([])
+      })
+
+      it('lists no more than its limit', async () => {
+        for (let i = 0; i < 3; i++)
+          await through([
+            ['working', 1],
+            ['input-required', 2],
+          ])
+        expect(await pair.tasks.overdueWaits(ms(5), 2)).toHaveLength(2)
+      })
+    })
+
     describe('list', () => {
       const at = (second: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, second)).toISOString()
       const seed = async () => {

@@ -1,18 +1,23 @@
 /**
  * Makes the engine available to every route: `app.tasks` (TaskService) and `app.agent` (the
- * agent declaration). On close it drains running turns before the stores go away.
+ * agent declaration). Once ready, it fails tasks left waiting on their callers for too long
+ * (wait-expiry.ts). On close it stops that and drains running turns before the stores go away.
  */
 import type { FastifyPluginAsync } from 'fastify'
 import fp from 'fastify-plugin'
+import type { Logger } from 'pino'
 import type { AgentDeclaration } from '../../domain/agent.js'
 import type { Dispatcher } from '../../engine/dispatcher.js'
 import type { TaskService } from '../../engine/task-service.js'
+import { WaitExpiry } from '../../engine/wait-expiry.js'
 
 export interface EnginePluginOptions {
   tasks: TaskService
   agent: AgentDeclaration
   dispatcher: Dispatcher
   shutdownGraceMs: number
+  /** INPUT_TIMEOUT_SECONDS in ms: how long a task may wait on its caller; 0: for ever. */
+  waitTimeoutMs: number
 }
 
 declare module 'fastify' {
@@ -25,7 +30,10 @@ declare module 'fastify' {
 const engine: FastifyPluginAsync<EnginePluginOptions> = async (app, options) => {
   app.decorate('tasks', options.tasks)
   app.decorate('agent', options.agent)
+  const waits = new WaitExpiry(options.tasks, options.waitTimeoutMs, app.log as Logger)
+  app.addHook('onReady', async () => waits.start())
   app.addHook('preClose', async () => {
+    await waits.stop()
     await options.dispatcher.close(options.shutdownGraceMs)
   })
 }

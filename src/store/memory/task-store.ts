@@ -12,7 +12,7 @@
 import type { StoredEvent, TaskChange, TaskEvent } from '../../domain/events.js'
 import { ServiceUnavailableError, TaskNotFoundError } from '../../domain/errors.js'
 import type { Task } from '../../domain/model.js'
-import { isTerminal } from '../../domain/state-machine.js'
+import { INTERRUPTED_STATES, isTerminal } from '../../domain/state-machine.js'
 import { applyChange } from '../../domain/task-change.js'
 import { pageOf } from '../task-query.js'
 import type { AppliedChanges, TaskPage, TaskQuery, TaskStore } from '../task-store.js'
@@ -40,6 +40,8 @@ export interface FullStoreNotice {
 
 export class MemoryTaskStore implements TaskStore {
   readonly #tasks = new Map<string, Task>()
+  /** The tasks waiting on their caller, and since when (ms). */
+  readonly #waits = new Map<string, number>()
   readonly #retention: Retention
   readonly #maxTasks: number
   readonly #onFull: ((notice: FullStoreNotice) => void) | undefined
@@ -128,12 +130,24 @@ export class MemoryTaskStore implements TaskStore {
   #store(task: Task): Task {
     const frozen = deepFreeze(task)
     this.#tasks.set(task.id, frozen)
-    if (isTerminal(frozen.status.state)) this.#retention.expireLater(task.id)
+    const { state, timestamp } = frozen.status
+    if (INTERRUPTED_STATES.includes(state)) this.#waits.set(task.id, Date.parse(timestamp))
+    else this.#waits.delete(task.id)
+    if (isTerminal(state)) this.#retention.expireLater(task.id)
     return frozen
   }
 
   async list(query: TaskQuery): Promise<TaskPage> {
     return pageOf(this.#tasks.values(), query)
+  }
+
+  async overdueWaits(startedBefore: number, limit: number): Promise<string[]> {
+    const overdue: string[] = []
+    for (const [taskId, since] of this.#waits) {
+      if (overdue.length === limit) break
+      if (since <= startedBefore) overdue.push(taskId)
+    }
+    return overdue
   }
 
   /** How many tasks it holds (for tests and metrics). */

@@ -10,6 +10,8 @@
  *   P tasks:{idx}:expiring       sorted set: a retention record per task, scored by when the
  *                                sweep looks at it: a terminal task's expiry, an open task's
  *                                next look (see task-index.ts)
+ *   P tasks:{idx}:waiting        sorted set: the ids of tasks waiting on their caller
+ *                                (input-required, auth-required), scored by since when (ms)
  *   P active:{<caller>}          sorted set: the caller's active task ids, scored by when their
  *                                lease lapses (see active-tasks.ts); the caller URI-encoded
  *   P queue:{turns}              stream with the consumer group `workers`: one entry per turn
@@ -48,6 +50,7 @@ export function indexKeys(prefix: string) {
     owner: (owner: string) => `${base}:owner:${owner}`,
     context: (contextId: string) => `${base}:context:${contextId}`,
     expiring: `${base}:expiring`,
+    waiting: `${base}:waiting`,
   }
 }
 

@@ -14,6 +14,7 @@
  */
 import type { Redis } from 'ioredis'
 import type { Task } from '../../domain/model.js'
+import { INTERRUPTED_STATES, isTerminal } from '../../domain/state-machine.js'
 import type { TaskQuery } from '../task-store.js'
 import { indexKeys, taskKeys } from './keys.js'
 import type { TaskScripts } from './scripts.js'
@@ -38,6 +39,8 @@ interface IndexWrite {
   indexes: string[]
   sweepAt: string
   record: string
+  /** Since when it waits on its caller (ms), '-' once it has ended, '' otherwise. */
+  wait: string
 }
 
 export class TaskIndex {
@@ -67,17 +70,42 @@ export class TaskIndex {
       indexes: this.#indexesOf(task.contextId, owner),
       sweepAt: sweepAt === undefined ? '' : String(sweepAt),
       record: sweepAt === undefined ? '' : JSON.stringify(record),
+      wait: waitOf(task),
     })
   }
 
   #writeEntries(writes: readonly IndexWrite[]): Promise<unknown> {
-    const keys = [this.#keys.expiring]
+    const keys = [this.#keys.expiring, this.#keys.waiting]
     const args: string[] = []
-    for (const { taskId, score, indexes, sweepAt, record } of writes) {
+    for (const { taskId, score, indexes, sweepAt, record, wait } of writes) {
       keys.push(...indexes)
-      args.push(taskId, score, String(indexes.length), sweepAt, record)
+      args.push(taskId, score, String(indexes.length), sweepAt, record, wait)
     }
     return this.scripts.index(keys, args)
+  }
+
+  /**
+   * Ids of tasks recorded as waiting on their caller since `startedBefore` (ms) or earlier,
+   * oldest first. Entries are written with the task's final states only, so one may be stale:
+   * `forgetWait` drops an entry whose task has moved on.
+   */
+  async waitingSince(startedBefore: number, limit: number): Promise<IndexEntry[]> {
+    await this.#recorded.sent()
+    const reply: unknown = await this.redis.zrangebyscore(
+      this.#keys.waiting,
+      '-inf',
+      startedBefore,
+      'WITHSCORES',
+      'LIMIT',
+      0,
+      limit,
+    )
+    return scoredMembers(reply).map(([taskId, score]) => ({ taskId, score }))
+  }
+
+  /** Drops a stale wait entry, unless a newer wait of the task replaced it meanwhile. */
+  async forgetWait({ taskId, score }: IndexEntry): Promise<void> {
+    await this.scripts.unindex([this.#keys.waiting], [taskId, String(score)])
   }
 
   /** The index that narrows a query most: a context is one conversation, an owner has many. */
@@ -147,6 +175,13 @@ export class TaskIndex {
     if (owner !== null) keys.push(this.#keys.owner(owner))
     return keys
   }
+}
+
+/** What index.lua does with the task's wait entry (see IndexWrite.wait). */
+function waitOf(task: Task): string {
+  const { state, timestamp } = task.status
+  if (INTERRUPTED_STATES.includes(state)) return String(Date.parse(timestamp))
+  return isTerminal(state) ? '-' : ''
 }
 
 const scoreOf = (task: Task): number => {

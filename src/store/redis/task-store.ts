@@ -5,7 +5,7 @@
 import type { Redis } from 'ioredis'
 import type { StoredEvent, TaskChange, TaskEvent } from '../../domain/events.js'
 import type { Task, TaskState } from '../../domain/model.js'
-import { isFinal, isTerminal } from '../../domain/state-machine.js'
+import { INTERRUPTED_STATES, isFinal, isTerminal } from '../../domain/state-machine.js'
 import { pageOf } from '../task-query.js'
 import type { AppliedChanges, TaskPage, TaskQuery, TaskStore } from '../task-store.js'
 import { TransitionRejectedError } from '../task-store.js'
@@ -76,6 +76,26 @@ export class RedisTaskStore implements TaskStore {
     return whileReachable(async () => {
       const state = await this.#redis.hget(taskKeys(this.#prefix, taskId).task, 'state')
       return state === null ? undefined : (state as TaskState)
+    })
+  }
+
+  overdueWaits(startedBefore: number, limit: number): Promise<string[]> {
+    return whileReachable(async () => {
+      const entries = await this.#index.waitingSince(startedBefore, limit)
+      const { tasks, gone } = await this.#load(entries)
+      const entryOf = new Map(entries.map((entry) => [entry.taskId, entry]))
+      const overdue: string[] = []
+      for (const task of tasks) {
+        const { state, timestamp } = task.status
+        if (!INTERRUPTED_STATES.includes(state)) {
+          // Answered since: its entry is written again when it next waits (or removed at its end).
+          await this.#index.forgetWait(entryOf.get(task.id)!)
+        } else if (Date.parse(timestamp) <= startedBefore) {
+          overdue.push(task.id)
+        }
+      }
+      for (const entry of gone) await this.#index.forgetWait(entry)
+      return overdue
     })
   }
 
