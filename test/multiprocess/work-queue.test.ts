@@ -55,7 +55,10 @@ describe('work queue: API processes enqueue, worker processes run the skills', (
 
   it('serves only the probes and the metrics on a worker process', async () => {
     const worker = await start('worker', { ROLE: 'worker' })
-    expect((await get(worker.url, '/readyz')).status).toBe(200)
+    // Live once it answers; ready once its Redis connections are up, a moment later under load.
+    await waitFor('the worker to be ready', async () =>
+      (await get(worker.url, '/readyz')).status === 200 ? true : undefined,
+    )
     expect((await fetch(`${worker.url}/metrics`)).status).toBe(200)
     const card = await fetch(`${worker.url}/.well-known/agent.json`, { headers: authHeaders() })
     expect(card.status).toBe(404)

@@ -11,8 +11,8 @@ import { startBuiltServer } from '../helpers/built-server.js'
 import type { BuiltServer } from '../helpers/built-server.js'
 
 const HEAP_MB = 64
-const TASKS = 15_000
-const KEPT = 1_000
+const TASKS = 4_000
+const KEPT = 200
 
 let server: BuiltServer | undefined
 afterEach(() => {
@@ -31,7 +31,7 @@ describe('an embedded server under sustained load', () => {
     })
     const url = `http://127.0.0.1:${server.port}`
     const headers = { 'content-type': 'application/json', authorization: bearer() }
-    const text = 'x'.repeat(1024)
+    const text = 'x'.repeat(16 * 1024)
     const ids: string[] = []
     const sendOne = async (id: string) => {
       const response = await fetch(`${url}/tasks/send`, {
