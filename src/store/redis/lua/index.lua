@@ -17,8 +17,9 @@
            when sweep should look at the task, in ms ('' when retention is off): a terminal
            task's expiry, an open task's next look (see task-index.ts)
            the task's retention record (JSON; see task-index.ts)
-           its wait on the caller: since when, in ms (it waits now); '-' (it has ended: no
-           longer waiting); '' (neither: left as it is)
+           its wait on the caller: since when, in ms (it waits now; GT, so a later wait's
+           time wins over an earlier one indexed late); '-' (it has ended: no longer
+           waiting); '' (neither: left as it is)
 
   Returns the number of tasks recorded
 ]]
@@ -37,7 +38,7 @@ for i = 1, #ARGV, 6 do
   if wait == '-' then
     redis.call('ZREM', KEYS[2], taskId)
   elseif wait ~= '' then
-    redis.call('ZADD', KEYS[2], wait, taskId)
+    redis.call('ZADD', KEYS[2], 'GT', wait, taskId)
   end
   tasks = tasks + 1
 end
