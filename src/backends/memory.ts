@@ -36,11 +36,7 @@ export function memoryBackend(config: Config, log: Logger): Backend {
     events,
     activeTasks: new MemoryActiveTasks(),
     dispatcher: (runner) => new InlineDispatcher(runner),
-    heldTasks: () => ({
-      held: tasks.size,
-      max: config.MAX_TASKS_IN_MEMORY,
-      forgottenEarly: tasks.forgottenEarly,
-    }),
+    heldTasks: () => tasks.fill(),
     unreachable: () => Promise.resolve([]),
     close: async () => tasks.close(),
   }

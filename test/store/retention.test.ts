@@ -146,7 +146,7 @@ describe('a memory store with a maximum of tasks', () => {
     await create()
     expect(await store.get(a.id)).toBeUndefined()
     expect(store.size).toBe(3)
-    expect(store.forgottenEarly).toBe(2)
+    expect(store.fill()).toEqual({ held: 3, max: 3, forgottenEarly: 2 })
     // Told once, when it first forgot a task early.
     expect(notices).toEqual([{ outcome: 'forgot-ended', maxTasks: 3, forgotten: 1 }])
     store.close()

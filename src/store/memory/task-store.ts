@@ -155,9 +155,9 @@ export class MemoryTaskStore implements TaskStore {
     return this.#tasks.size
   }
 
-  /** How many ended tasks it forgot before their retention was up, to make room. */
-  get forgottenEarly(): number {
-    return this.#forgottenEarly
+  /** How full it is: tasks held, its maximum (0: none), ended tasks let go early to make room. */
+  fill(): { held: number; max: number; forgottenEarly: number } {
+    return { held: this.#tasks.size, max: this.#maxTasks, forgottenEarly: this.#forgottenEarly }
   }
 
   /** Stops the expiry timer. */

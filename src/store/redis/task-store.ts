@@ -84,17 +84,16 @@ export class RedisTaskStore implements TaskStore {
       const entries = await this.#index.waitingSince(startedBefore, limit)
       const { tasks, gone } = await this.#load(entries)
       const entryOf = new Map(entries.map((entry) => [entry.taskId, entry]))
+      // Answered since (its entry is written again when it next waits, or removed at its end),
+      // or expired: stale entries, dropped together.
+      const stale = [...gone]
       const overdue: string[] = []
       for (const task of tasks) {
         const { state, timestamp } = task.status
-        if (!INTERRUPTED_STATES.includes(state)) {
-          // Answered since: its entry is written again when it next waits (or removed at its end).
-          await this.#index.forgetWait(entryOf.get(task.id)!)
-        } else if (Date.parse(timestamp) <= startedBefore) {
-          overdue.push(task.id)
-        }
+        if (!INTERRUPTED_STATES.includes(state)) stale.push(entryOf.get(task.id)!)
+        else if (Date.parse(timestamp) <= startedBefore) overdue.push(task.id)
       }
-      for (const entry of gone) await this.#index.forgetWait(entry)
+      await Promise.all(stale.map((entry) => this.#index.forgetWait(entry)))
       return overdue
     })
   }
