@@ -65,6 +65,25 @@ export async function keysUnder(client, prefix) {
   return count
 }
 
+/**
+ * The bytes Redis reports for the keys under `prefix` (MEMORY USAGE, every element counted):
+ * unlike used_memory, untouched by what the allocator, client buffers and the Lua cache hold
+ * or give back meanwhile, so the difference of two readings is what those keys gained.
+ */
+export async function keyBytesUnder(client, prefix) {
+  let cursor = '0'
+  let bytes = 0
+  do {
+    const [next, batch] = await client.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000)
+    const pipeline = client.pipeline()
+    for (const key of batch) pipeline.memory('USAGE', key, 'SAMPLES', 0)
+    // A key that expired between SCAN and MEMORY USAGE answers null: it holds nothing.
+    for (const [error, usage] of (await pipeline.exec()) ?? []) if (!error) bytes += usage ?? 0
+    cursor = next
+  } while (cursor !== '0')
+  return bytes
+}
+
 export async function usedMemory(client) {
   return Number(/used_memory:(\d+)/.exec(await client.info('memory'))[1])
 }

@@ -42,7 +42,14 @@ import {
 } from './a2a-js-sdk-compare.js'
 import { AUTH_HEADERS, SECURED } from './auth.js'
 import { failed, measure } from './load.js'
-import { drained, keysUnder, redisCpuMicros, startBenchRedis, usedMemory } from './redis.js'
+import {
+  drained,
+  keyBytesUnder,
+  keysUnder,
+  redisCpuMicros,
+  startBenchRedis,
+  usedMemory,
+} from './redis.js'
 import { installCleanup, startNodeServer } from './servers.js'
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
@@ -463,16 +470,22 @@ function printRatios(ratios) {
   }
 }
 
-/** Keys under the Redis-backed server's prefix, and the Redis's used_memory. */
+/** Keys under the Redis-backed server's prefix, their bytes, and the Redis's used_memory. */
 async function redisState(ctx) {
   const { client } = ctx.redis
-  return { keys: await keysUnder(client, REDIS_PREFIX), usedMemory: await usedMemory(client) }
+  return {
+    keys: await keysUnder(client, REDIS_PREFIX),
+    keyBytes: await keyBytesUnder(client, REDIS_PREFIX),
+    usedMemory: await usedMemory(client),
+  }
 }
 
 /**
  * What Redis holds for the Redis-backed server: after the load; once its tasks have expired;
- * per finished echo task (used_memory over a batch of MEMORY_BATCH, sent once the load's tasks
- * are gone); and once those have expired too. Nothing may stay behind but the work queue.
+ * per finished echo task (what the keys under its prefix gained, by MEMORY USAGE, over a batch
+ * of MEMORY_BATCH sent once the load's tasks are gone: used_memory moves with what the
+ * allocator and the client buffers give back meanwhile, and has come out below zero); and once
+ * those have expired too. Nothing may stay behind but the work queue.
  */
 async function redisMemoryReport(ctx, server, before) {
   const { client } = ctx.redis
@@ -494,7 +507,8 @@ async function redisMemoryReport(ctx, server, before) {
     idle,
     batch: { tasks: MEMORY_BATCH, ...batch },
     perTask: {
-      bytes: (batch.usedMemory - idle.usedMemory) / MEMORY_BATCH,
+      bytes: (batch.keyBytes - idle.keyBytes) / MEMORY_BATCH,
+      usedMemoryBytes: (batch.usedMemory - idle.usedMemory) / MEMORY_BATCH,
       keys: (batch.keys - idle.keys) / MEMORY_BATCH,
     },
     afterRetention,
@@ -523,7 +537,8 @@ async function sendEchoTasks(url, count, concurrency) {
 
 function printRedisReport(report) {
   const mib = (bytes) => `${(bytes / 2 ** 20).toFixed(2)} MiB`
-  const state = ({ keys, usedMemory }) => `${keys} keys, used_memory ${mib(usedMemory)}`
+  const state = ({ keys, keyBytes, usedMemory }) =>
+    `${keys} keys (${mib(keyBytes)}), used_memory ${mib(usedMemory)}`
   console.log(`Redis (ours-redis, TASK_RETENTION_SECONDS=${report.retentionSeconds}):`)
   console.log(`  before the first server started: ${state(report.before)}`)
   console.log(`  right after the load:            ${state(report.afterLoad)}`)
@@ -531,8 +546,9 @@ function printRedisReport(report) {
   console.log(`  after ${report.batch.tasks} more echo tasks:      ${state(report.batch)}`)
   console.log(`  once those had expired too:      ${state(report.afterRetention)}`)
   console.log(
-    `  per finished echo task: ${Math.round(report.perTask.bytes)} B of used_memory, ` +
-      `${report.perTask.keys.toFixed(1)} keys (the task hash, its event stream, its context index)`,
+    `  per finished echo task: ${Math.round(report.perTask.bytes)} B in its keys (MEMORY USAGE), ` +
+      `${report.perTask.keys.toFixed(1)} keys (the task hash, its event stream, its context index); ` +
+      `used_memory moved ${Math.round(report.perTask.usedMemoryBytes)} B per task`,
   )
 }
 
