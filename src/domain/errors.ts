@@ -179,10 +179,14 @@ export class RouteNotFoundError extends A2AError {
 
 export class ServiceUnavailableError extends A2AError {
   readonly code = 'SERVICE_UNAVAILABLE'
-  /** `cause` is for the log (e.g. the Redis error behind it); callers see only `reason`. */
-  constructor(reason: string, options?: { cause?: unknown }) {
-    super(reason)
-    if (options && 'cause' in options) this.cause = options.cause
+  /**
+   * `cause` is for the log (e.g. the Redis error behind it); callers see only `reason`, and
+   * `retryAfterSeconds` (default 1: what a reconnection attempt takes at most), also sent as
+   * `Retry-After`.
+   */
+  constructor(reason: string, options: { cause?: unknown; retryAfterSeconds?: number } = {}) {
+    super(reason, { retryAfterSeconds: options.retryAfterSeconds ?? 1 })
+    if ('cause' in options) this.cause = options.cause
   }
 }
 

@@ -3,7 +3,9 @@
  * input refuses a new task with 503 in each dialect's shape and creates nothing; once a task
  * has ended, a new one takes its place, and the ended task is gone before its retention is up.
  */
+import { Writable } from 'node:stream'
 import type { FastifyInstance } from 'fastify'
+import { pino } from 'pino'
 import { afterEach, describe, expect, it } from 'vitest'
 import { listening, testApp } from '../helpers/app.js'
 import { authHeaders } from '../helpers/auth.js'
@@ -28,7 +30,19 @@ const askingReview = () =>
 
 describe('MAX_TASKS_IN_MEMORY', () => {
   it('refuses a new task with 503 while every task held is open, then makes room', async () => {
-    app = await testApp({ MAX_TASKS_IN_MEMORY: '2' })
+    const lines: { level: number; msg: string }[] = []
+    const logger = pino(
+      { level: 'info' },
+      new Writable({
+        write(chunk: Buffer, _encoding, done) {
+          for (const line of chunk.toString().split('\n').filter(Boolean)) {
+            lines.push(JSON.parse(line) as { level: number; msg: string })
+          }
+          done()
+        },
+      }),
+    )
+    app = await testApp({ MAX_TASKS_IN_MEMORY: '2' }, { logger })
     const url = await listening(app)
     const waiting = [askingReview(), askingReview()]
     for (const body of waiting) {
@@ -39,11 +53,13 @@ describe('MAX_TASKS_IN_MEMORY', () => {
     const refused = sendBody('hello', { metadata: { skillId: 'echo' } })
     const seed = await post(url, '/tasks/send', refused)
     expect(seed.status).toBe(503)
+    expect(seed.headers.get('retry-after')).toBe('1')
     expect(await seed.json()).toEqual({
       error: {
         code: 'SERVICE_UNAVAILABLE',
         message:
           'The server holds as many tasks as it may, and none of them has ended; retry later',
+        retryAfterSeconds: 1,
         requestId: expect.any(String),
       },
     })
@@ -55,13 +71,27 @@ describe('MAX_TASKS_IN_MEMORY', () => {
       { jsonrpc: '2.0', id: 7, method: 'SendMessage', params: { message } },
       { 'a2a-version': '1.0' },
     )
+    const retryInfo = {
+      '@type': 'type.googleapis.com/google.rpc.RetryInfo',
+      retryDelay: '1s',
+    }
+    expect(rpc.status).toBe(503)
+    expect(rpc.headers.get('retry-after')).toBe('1')
     expect(await rpc.json()).toMatchObject({
       id: 7,
-      error: { code: -32603, data: [{ reason: 'SERVICE_UNAVAILABLE' }] },
+      error: { code: -32603, data: [{ reason: 'SERVICE_UNAVAILABLE' }, retryInfo] },
     })
     const rest = await post(url, '/a2a/rest/message:send', { message })
     expect(rest.status).toBe(503)
-    expect(await rest.json()).toMatchObject({ error: { code: 503, status: 'UNAVAILABLE' } })
+    expect(rest.headers.get('retry-after')).toBe('1')
+    expect(await rest.json()).toMatchObject({
+      error: { code: 503, status: 'UNAVAILABLE', details: [{}, retryInfo] },
+    })
+    // A refusal the server chose is a warning (the store's notice says why), never a fault.
+    const refusals = lines.filter((line) => line.msg?.startsWith('request refused'))
+    expect(refusals).toHaveLength(3)
+    expect(refusals.every((line) => line.level === 40)).toBe(true)
+    expect(lines.filter((line) => line.msg === 'request failed')).toEqual([])
 
     // The first review gets its answer and ends: the next task takes its place.
     const [ended, open] = waiting

@@ -24,6 +24,7 @@ afterEach(async () => {
 const UNAVAILABLE = {
   code: 'SERVICE_UNAVAILABLE',
   message: 'The task store is unavailable; try again shortly',
+  retryAfterSeconds: 1,
   requestId: expect.any(String),
 }
 

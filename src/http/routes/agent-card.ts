@@ -13,7 +13,7 @@ import { protocolVersionOf } from '../../protocol/a2a/versions.js'
 import { renderV03Card } from '../../protocol/v03/card.js'
 import { renderV10Card } from '../../protocol/v10/card.js'
 import { v10RestErrorReply } from '../../protocol/v10/errors.js'
-import { toA2AError } from '../errors.js'
+import { dialectErrorHandler } from '../error-handler.js'
 
 export const AGENT_CARD_PATH = '/.well-known/agent-card.json'
 
@@ -46,11 +46,7 @@ const agentCard: FastifyPluginAsync<AgentCardRoutesOptions> = async (app, option
   const cacheControl = `public, max-age=${options.cardMaxAgeSeconds}`
 
   // Errors from hooks (a rate limit) leave in the same shape as a bad version: 1.0's.
-  app.setErrorHandler((error, request, reply) => {
-    const { statusCode, body } = v10RestErrorReply(toA2AError(error, { bodyLimit: 0 }))
-    if (statusCode >= 500) request.log.error({ err: error }, 'request failed')
-    return reply.code(statusCode).send(body)
-  })
+  app.setErrorHandler(dialectErrorHandler(v10RestErrorReply, { bodyLimit: 0 }))
 
   app.get(
     AGENT_CARD_PATH,

@@ -3,7 +3,7 @@
  * (header, or query parameter; missing means 0.3), the method from the body. Every failure,
  * from an unparsable body to an engine error, leaves as a JSON-RPC error in that version's shape.
  */
-import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import type { A2AError } from '../../../domain/errors.js'
 import { MethodNotFoundError } from '../../../domain/errors.js'
 import type { JsonRpcId } from '../../../protocol/a2a/jsonrpc.js'
@@ -12,7 +12,7 @@ import type { ProtocolVersion } from '../../../protocol/a2a/versions.js'
 import { protocolVersionOf } from '../../../protocol/a2a/versions.js'
 import { v03RpcErrorReply } from '../../../protocol/v03/errors.js'
 import { v10RpcErrorReply } from '../../../protocol/v10/errors.js'
-import { toA2AError } from '../../errors.js'
+import { dialectErrorHandler } from '../../error-handler.js'
 import { callerOf } from '../../a2a/caller.js'
 import type { ExtendedCards } from '../../a2a/extended-card.js'
 import type { A2AOperations } from '../../a2a/operations.js'
@@ -51,15 +51,11 @@ const jsonRpc: FastifyPluginAsync<JsonRpcRoutesOptions> = async (app, options) =
     emptyBody: 'refuse',
   })
 
-  app.setErrorHandler((error: FastifyError, request, reply) => {
-    const a2aError = toA2AError(error, {
+  app.setErrorHandler(
+    dialectErrorHandler((error, request) => errorReply(request, error, idOf(request.body)), {
       bodyLimit: options.bodyLimit,
-      contentType: request.headers['content-type'],
-    })
-    const { statusCode, body } = errorReply(request, a2aError, idOf(request.body))
-    if (statusCode >= 500) request.log.error({ err: error }, 'request failed')
-    return reply.code(statusCode).send(body)
-  })
+    }),
+  )
 
   // Clients join the card's URL and "/" in both ways; both reach the endpoint.
   app.post(`${options.path}/`, { sse: 'manual' }, (request, reply) => endpoint(request, reply))

@@ -4,13 +4,7 @@
  * Only 1.0 is served here: a missing `A2A-Version` is taken as 1.0 (there is no 0.3 REST
  * binding at this path to confuse it with); any other version is VersionNotSupported.
  */
-import type {
-  FastifyError,
-  FastifyInstance,
-  FastifyPluginAsync,
-  FastifyReply,
-  FastifyRequest,
-} from 'fastify'
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import {
   InvalidRequestError,
   PushNotificationNotSupportedError,
@@ -21,7 +15,7 @@ import { sendResultToV10, taskToV10 } from '../../../protocol/v10/codec.js'
 import { v10RestErrorReply } from '../../../protocol/v10/errors.js'
 import { GetTaskQuery, ListTasksQuery, SendMessageRequest } from '../../../protocol/v10/schemas.js'
 import { useJsonBodyParser } from '../../json-body.js'
-import { toA2AError } from '../../errors.js'
+import { dialectErrorHandler } from '../../error-handler.js'
 import { callerOf, originOf, viewerOf } from '../../a2a/caller.js'
 import type { ExtendedCards } from '../../a2a/extended-card.js'
 import { listTasksV10 } from '../../a2a/list-tasks.js'
@@ -149,15 +143,12 @@ const rest: FastifyPluginAsync<RestRoutesOptions> = async (app, options) => {
     if (given && !/^1\.0(\.\d+)?$/.test(given)) throw new VersionNotSupportedError(given, ['1.0'])
   })
 
-  app.setErrorHandler((error: FastifyError, request, reply) => {
-    const a2aError = toA2AError(error, {
+  app.setErrorHandler(
+    dialectErrorHandler(v10RestErrorReply, {
       bodyLimit: options.bodyLimit,
-      contentType: request.headers['content-type'],
-    })
-    const { statusCode, body } = v10RestErrorReply(a2aError)
-    if (statusCode >= 500) request.log.error({ err: error }, 'request failed')
-    return reply.code(statusCode).type('application/json; charset=utf-8').send(body)
-  })
+      contentType: 'application/json; charset=utf-8',
+    }),
+  )
 
   app.setNotFoundHandler((request, reply) => {
     const { statusCode, body } = v10RestErrorReply(

@@ -1,0 +1,61 @@
+/**
+ * What every dialect's error handler does alike: turn what was thrown into an A2AError, render
+ * it with the dialect's one error table, log it by what it means, tell a refused client when to
+ * come back (`Retry-After` on a 429 or 503 that knows), and send it.
+ */
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
+import type { A2AError } from '../domain/errors.js'
+import { ServiceUnavailableError } from '../domain/errors.js'
+import { toA2AError } from './errors.js'
+
+/** A dialect's rendering of an error: the HTTP status and the body. */
+export interface ErrorReply {
+  statusCode: number
+  body: unknown
+}
+
+export interface ErrorHandlerOptions {
+  /** The body limit, named by the 413's message. */
+  bodyLimit: number
+  /** The reply's content type, when not Fastify's JSON default. */
+  contentType?: string
+}
+
+/** A Fastify error handler that answers in the shape `render` gives. */
+export function dialectErrorHandler(
+  render: (error: A2AError, request: FastifyRequest) => ErrorReply,
+  { bodyLimit, contentType }: ErrorHandlerOptions,
+) {
+  return (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    const a2aError = toA2AError(error, { bodyLimit, contentType: request.headers['content-type'] })
+    const { statusCode, body } = render(a2aError, request)
+    logFailure(request, error, a2aError, statusCode)
+    const retryAfter = a2aError.details.retryAfterSeconds
+    if ((statusCode === 429 || statusCode === 503) && typeof retryAfter === 'number') {
+      reply.header('retry-after', String(retryAfter))
+    }
+    reply.code(statusCode)
+    if (contentType !== undefined) reply.type(contentType)
+    return reply.send(body)
+  }
+}
+
+/**
+ * A fault is an error: something in this process broke. A 503 is a refusal the server chose
+ * while a part it needs is away (Redis, the signing keys), or while it is full or shutting
+ * down: a warning, which still names its cause. An outage then does not page whoever watches
+ * the error level once per refused request.
+ */
+function logFailure(
+  request: FastifyRequest,
+  thrown: unknown,
+  error: A2AError,
+  statusCode: number,
+): void {
+  if (statusCode < 500) return
+  if (error instanceof ServiceUnavailableError) {
+    request.log.warn({ err: thrown }, `request refused: ${error.message}`)
+  } else {
+    request.log.error({ err: thrown }, 'request failed')
+  }
+}
