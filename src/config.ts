@@ -66,8 +66,7 @@ export const ConfigSchema = z
     REQUEST_TIMEOUT_MS: int(0).default(30_000),
     /**
      * How many SSE streams one caller may have open on one server process; past it a new stream
-     * is refused (429) before anything is created. On Redis each open stream holds a Redis
-     * connection. 0: no limit.
+     * is refused (429) before anything is created. 0: no limit.
      */
     MAX_STREAMS_PER_CALLER: int(0).default(100),
     /** How long one turn of a skill may run before the task fails. 0 disables it. */

@@ -3,8 +3,9 @@
  * on the same REDIS_URL and REDIS_KEY_PREFIX is part of one server; ROLE says whether this one
  * serves the API (dispatches turns), runs turns (a worker), or both.
  *
- * Connections: one for commands, one blocking reader for the worker, one pub/sub subscriber,
- * and one per event-log follower (see store/redis/event-log.ts).
+ * Connections: one for commands, one blocking reader for the worker, one pub/sub subscriber
+ * for the control channel, and one for the event-log followers, made with the first of them
+ * (see store/redis/event-feed.ts).
  */
 import { randomUUID } from 'node:crypto'
 import { hostname } from 'node:os'

@@ -1,7 +1,7 @@
 /**
- * How many SSE streams each caller has open on this process, and the most it may: on Redis
- * every open stream holds a Redis connection while it follows its task, so one caller's
- * forgotten streams must not use up Redis' clients for everyone. A stream over the limit is
+ * How many SSE streams each caller has open on this process, and the most it may: each holds a
+ * socket and a follower (on Redis, a channel subscription) while it follows its task, so one
+ * caller's forgotten streams must not take them from everyone. A stream over the limit is
  * refused before anything is created. `limit` 0: no limit.
  */
 import { StreamLimitError } from '../domain/errors.js'

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import type { TaskChange } from '../../src/domain/events.js'
 import { applyChange } from '../../src/domain/task-change.js'
-import { createRedisStore } from '../../src/store/redis/index.js'
+import { createRedisStore, RedisEventLog } from '../../src/store/redis/index.js'
 import { taskKeys } from '../../src/store/redis/keys.js'
 import { SCRIPT_NAMES } from '../../src/store/redis/scripts.js'
 import type { TestRedisStore } from '../helpers/redis.js'
@@ -239,5 +239,92 @@ describe('Redis event log: follow', () => {
       return count
     })()
     expect(await following).toBe(1)
+  })
+})
+
+describe('Redis event log: one pub/sub connection for every follower', () => {
+  /** The ids of the clients connected under the store's event-feed connection name. */
+  const feedClients = async (store: TestRedisStore): Promise<string[]> => {
+    const list = (await connection().client('LIST')) as string
+    return list
+      .split('\n')
+      .filter((line) => line.includes(` name=a2a:events:${store.prefix} `))
+      .map((line) => /\bid=(\d+)/.exec(line)![1]!)
+  }
+
+  /** Follows `taskId` until it has seen `count` states; resolves with them. */
+  const follow = (store: TestRedisStore, taskId: string, count: number, onSeen = () => {}) => {
+    const controller = new AbortController()
+    return (async () => {
+      const seen: string[] = []
+      for await (const { event } of store.events.follow(taskId, undefined, controller.signal)) {
+        if (event.kind === 'status-update') seen.push(event.status.state)
+        onSeen()
+        if (seen.length === count) controller.abort()
+      }
+      return seen
+    })()
+  }
+
+  it('serves 50 followers of 50 tasks with one connection, each told of its own events', async () => {
+    const store = storeWith(0)
+    const tasks = await Promise.all(Array.from({ length: 50 }, () => createdIn(store)))
+    const following = tasks.map((task) => follow(store, task.id, 3))
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    expect(await feedClients(store)).toHaveLength(1)
+
+    for (const task of tasks) await store.tasks.apply(task.id, to('working'))
+    for (const task of tasks) await store.tasks.apply(task.id, to('completed'))
+    for (const seen of await Promise.all(following)) {
+      expect(seen).toEqual(['submitted', 'working', 'completed'])
+    }
+  })
+
+  it('misses no event appended while its pub/sub connection was down', async () => {
+    const store = storeWith(0)
+    const task = await createdIn(store)
+    let seenFirst!: () => void
+    const followed = new Promise<void>((resolve) => (seenFirst = resolve))
+    const following = follow(store, task.id, 3, () => seenFirst())
+    await followed
+    await store.tasks.apply(task.id, to('working'))
+    const [feed] = await feedClients(store)
+    expect(feed).toBeDefined()
+    // The notice of this change is published while nobody listens: it is lost.
+    await connection().client('KILL', 'ID', feed!)
+    await store.tasks.apply(task.id, to('completed'))
+    expect(await following).toEqual(['submitted', 'working', 'completed'])
+    const [again] = await feedClients(store)
+    expect(again).not.toBe(feed)
+  })
+})
+
+describe('Redis event log: a follower never waits on a notice that will not come', () => {
+  it('reads an event appended without a notice (a writer of an earlier version) at its recheck', async () => {
+    const store = storeWith(0)
+    const task = await createdIn(store)
+    const events = new RedisEventLog(connection(), store.prefix, { recheckMs: 200 })
+    const controller = new AbortController()
+    const seen: string[] = []
+    const following = (async () => {
+      for await (const { event } of events.follow(task.id, undefined, controller.signal)) {
+        if (event.kind === 'status-update') seen.push(event.status.state)
+        if (seen.length === 2) controller.abort()
+      }
+    })()
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    const event = { ...to('working'), kind: 'status-update', taskId: task.id, final: false }
+    // What a writer that does not publish leaves: the entry, and no word of it.
+    await connection().xadd(
+      taskKeys(store.prefix, task.id).events,
+      '*',
+      'event',
+      JSON.stringify(event),
+    )
+    const began = Date.now()
+    await following
+    await events.close()
+    expect(seen).toEqual(['submitted', 'working'])
+    expect(Date.now() - began).toBeLessThan(1000)
   })
 })

@@ -1,29 +1,43 @@
 /**
  * The Redis EventLog: each task's events are a Redis Stream, written only by create.lua and
  * apply.lua. Stream entry ids (`<ms>-<seq>`) are the event ids, so an SSE `Last-Event-ID` is a
- * stream position and resuming is an exclusive XRANGE/XREAD from it.
+ * stream position and resuming is an exclusive XRANGE from it.
+ *
+ * A follower reads its stream on the command connection whenever the scripts say they appended
+ * to it (event-feed.ts): every follower in the process shares one pub/sub connection, where a
+ * blocking XREAD would hold a connection of its own for as long as its SSE stream is open.
  */
 import type { Redis } from 'ioredis'
 import { InvalidRequestError } from '../../domain/errors.js'
 import type { StoredEvent, TaskEvent } from '../../domain/events.js'
 import type { EventLog } from '../event-log.js'
-import { redisUnavailable, storeUnavailable, whileReachable } from './connection.js'
-import { FollowerPool } from './follower-pool.js'
+import { whileReachable } from './connection.js'
+import { EventFeed } from './event-feed.js'
 import { taskKeys } from './keys.js'
 import { StoredDataError } from './task-codec.js'
 
 type StreamEntry = [id: string, fields: string[]]
 
+/** The most entries a follower reads at once; it reads again at once when it got as many. */
+const FOLLOW_BATCH = 100
+
+/**
+ * A follower told of nothing reads again after this long anyway: a notice can be lost in ways
+ * the feed cannot see (a process of an earlier version appends without publishing, during a
+ * rolling upgrade), and a stream must never wait on a notice that will not come.
+ */
+export const FOLLOW_RECHECK_MS = 5000
+
 export class RedisEventLog implements EventLog {
-  /** Connections for blocking reads: a blocked connection serves nobody else. */
-  readonly #followers: FollowerPool
+  readonly #feed: EventFeed
   #closed = false
 
   constructor(
     private readonly redis: Redis,
     private readonly prefix: string,
+    private readonly options: { recheckMs: number } = { recheckMs: FOLLOW_RECHECK_MS },
   ) {
-    this.#followers = new FollowerPool(redis)
+    this.#feed = new EventFeed(redis, `a2a:events:${prefix}`)
   }
 
   async read(taskId: string, after?: string): Promise<StoredEvent[]> {
@@ -44,46 +58,79 @@ export class RedisEventLog implements EventLog {
     after: string | undefined,
     signal: AbortSignal,
   ): AsyncIterable<StoredEvent> {
-    let cursor = after === undefined ? '0-0' : checkedId(after)
+    let start = after === undefined ? '-' : `(${checkedId(after)}`
     if (signal.aborted || this.#closed) return
     const key = this.#key(taskId)
-    const follower = await whileReachable(() => this.#followers.acquire())
-    // CLIENT UNBLOCK ends a pending XREAD at once, so the loop ends as soon as the signal aborts.
-    const stop = () => this.#followers.interrupt(follower)
-    signal.addEventListener('abort', stop, { once: true })
-    let broken = false
+    const notices = new Notices()
+    // Watching first, reading next: an append after the watch is in place is told.
+    const unwatch = await whileReachable(() => this.#feed.watch(key, notices.notify))
+    signal.addEventListener('abort', notices.notify, { once: true })
     try {
       while (!signal.aborted && !this.#closed) {
-        let reply: unknown
-        follower.blocked = true
+        // A notice from here on, during the read, means that there may be more to read.
+        notices.take()
+        let entries: StreamEntry[]
         try {
-          reply = await follower.connection.xread('COUNT', 100, 'BLOCK', 0, 'STREAMS', key, cursor)
+          entries = await whileReachable(() =>
+            this.redis.xrange(key, start, '+', 'COUNT', FOLLOW_BATCH),
+          )
         } catch (error) {
-          broken = true
           if (signal.aborted || this.#closed) return
-          throw redisUnavailable(error) ? storeUnavailable(error) : error
-        } finally {
-          follower.blocked = false
+          throw error
         }
-        for (const entry of streamEntries(reply, key)) {
+        for (const entry of entries) {
           yield storedEvent(taskId, entry)
-          cursor = entry[0]
+          start = `(${entry[0]}`
         }
+        if (entries.length < FOLLOW_BATCH) await notices.next(this.options.recheckMs)
       }
     } finally {
-      signal.removeEventListener('abort', stop)
-      this.#followers.release(follower, broken)
+      signal.removeEventListener('abort', notices.notify)
+      unwatch()
     }
   }
 
-  /** Ends every follower and closes the connections this log opened. */
+  /** Ends every follower and closes the connection this log opened. */
   async close(): Promise<void> {
     this.#closed = true
-    this.#followers.close()
+    this.#feed.close()
   }
 
   #key(taskId: string): string {
     return taskKeys(this.prefix, taskId).events
+  }
+}
+
+/**
+ * A follower's notices: one that comes while the follower reads is kept, so it reads again
+ * rather than wait for a notice that has already come.
+ */
+class Notices {
+  #pending = false
+  #wake: (() => void) | undefined
+
+  readonly notify = (): void => {
+    this.#pending = true
+    const wake = this.#wake
+    this.#wake = undefined
+    wake?.()
+  }
+
+  /** Clears a pending notice. */
+  take(): void {
+    this.#pending = false
+  }
+
+  /** Resolves at the next notice (at once if one is pending), or after `recheckMs`. */
+  next(recheckMs: number): Promise<void> {
+    if (this.#pending) return Promise.resolve()
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, recheckMs)
+      this.#wake = () => {
+        clearTimeout(timer)
+        resolve()
+      }
+    })
   }
 }
 
@@ -105,15 +152,4 @@ function storedEvent(taskId: string, [id, fields]: StreamEntry): StoredEvent {
     }
   }
   throw new StoredDataError(taskId, `has an unreadable event ${id}`)
-}
-
-/** One stream's entries from an XREAD reply, whether mapped as RESP2 (array) or RESP3 (object). */
-function streamEntries(reply: unknown, key: string): StreamEntry[] {
-  if (reply === null || reply === undefined) return []
-  if (Array.isArray(reply)) {
-    const stream = (reply as [string, StreamEntry[]][]).find(([name]) => name === key)
-    return stream?.[1] ?? []
-  }
-  if (reply instanceof Map) return (reply.get(key) as StreamEntry[] | undefined) ?? []
-  return (reply as Record<string, StreamEntry[]>)[key] ?? []
 }

@@ -44,8 +44,8 @@ export function createRedisStore({ redis, prefix, terminalTtlSeconds, log }: Red
     events,
     activeTasks: new RedisActiveTasks(redis, prefix, scripts),
     /**
-     * Waits for index writes in flight, then closes what the store opened (follower
-     * connections), not the caller's connection.
+     * Waits for index writes in flight, then closes what the store opened (the followers'
+     * pub/sub connection), not the caller's connection.
      */
     close: async () => {
       await tasks.settled()

@@ -36,6 +36,9 @@
     a9  its parts, as JSON array elements
     a10 '1' to append the parts to the artifact with this id, '0' to replace it
 
+  When it appended any event, it publishes the last one's id on the channel named like the
+  event stream's key, for the processes following the task (src/store/redis/event-feed.ts).
+
   Returns
     {1, {outcome, …}, {field, value, …}}   one outcome per change: its event's stream id, or
                                            '!' .. state when that state refused it; then the
@@ -71,6 +74,7 @@ end
 local contextId = redis.call('HGET', task, 'contextIdJson')
 local outcomes = {}
 local ttl = 0
+local lastEventId = nil
 for i = 0, tonumber(ARGV[1]) - 1 do
   local a = function(n) return ARGV[1 + i * 10 + n] end
   if not allows(a(2)) then
@@ -101,7 +105,8 @@ for i = 0, tonumber(ARGV[1]) - 1 do
     end
     redis.call('HSET', task, 'updatedAt', a(3))
     local event = '{"contextId":' .. contextId .. ',' .. string.sub(a(4), 2)
-    outcomes[#outcomes + 1] = redis.call('XADD', events, '*', 'event', event)
+    lastEventId = redis.call('XADD', events, '*', 'event', event)
+    outcomes[#outcomes + 1] = lastEventId
     ttl = math.max(ttl, tonumber(a(5)))
   end
 end
@@ -109,5 +114,8 @@ end
 if ttl > 0 then
   redis.call('EXPIRE', task, ttl)
   redis.call('EXPIRE', events, ttl)
+end
+if lastEventId then
+  redis.call('PUBLISH', events, lastEventId)
 end
 return {1, outcomes, redis.call('HGETALL', task)}

@@ -8,6 +8,9 @@
   ARGV[2]  seconds until both keys expire, 0 for never (non-zero only for a task created terminal)
   ARGV[3…] the task hash: field, value, field, value, …
 
+  It publishes the first event's id on the channel named like the event stream's key, for any
+  process already following the task id (src/store/redis/event-feed.ts).
+
   Returns
     {1, eventId}                 created
     {0, {field, value, …}}       the id is taken: the stored task's hash; nothing was written
@@ -31,4 +34,5 @@ if ttl > 0 then
   redis.call('EXPIRE', KEYS[1], ttl)
   redis.call('EXPIRE', KEYS[2], ttl)
 end
+redis.call('PUBLISH', KEYS[2], eventId)
 return {1, eventId}
