@@ -63,9 +63,10 @@ export class EventFeed {
     if (!watchers?.delete(wake) || watchers.size > 0) return
     this.#watchers.delete(channel)
     this.#subscribed.delete(channel)
-    // A watcher that comes next subscribes again; Redis runs the two in the order sent. A
-    // failed unsubscribe (the connection dropped) unsubscribes nothing: the reconnection
-    // subscribes only to the channels ioredis still counts, and this one is gone from them.
+    // A watcher that comes next subscribes again; Redis runs the two in the order sent. An
+    // UNSUBSCRIBE lost with a dropped connection leaves the channel counted by ioredis, which
+    // subscribes to it again: it stays until a later watcher of it leaves, and its notices,
+    // which stop once its task has ended, find no watcher and are dropped.
     this.#subscriber?.unsubscribe(channel).catch(() => undefined)
   }
 
