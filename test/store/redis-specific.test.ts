@@ -159,6 +159,25 @@ describe('Redis store: apply.lua is applyChange', () => {
     expect(event.event.contextId).toBe(task.contextId)
     expect((await store.events.read(task.id)).at(-1)).toEqual(event)
   })
+
+  it('compacts an ended task’s event stream, its entries and ids unchanged', async () => {
+    const store = storeWith(60)
+    const task = await createdIn(store)
+    await store.tasks.apply(task.id, to('working'))
+    const key = taskKeys(store.prefix, task.id).events
+    const usage = async () => Number(await connection().memory('USAGE', key, 'SAMPLES', 0))
+    const open = await usage()
+    const before = await store.events.read(task.id)
+
+    await store.tasks.apply(task.id, to('completed'))
+    const after = await store.events.read(task.id)
+    expect(after.slice(0, -1)).toEqual(before)
+    expect(after.at(-1)!.event).toMatchObject({ kind: 'status-update', final: true })
+    // The open task's stream holds a node allocated 4 KB up front; the ended one, what it needs.
+    expect(open).toBeGreaterThan(4096)
+    expect(await usage()).toBeLessThan(open / 2)
+    expect(await connection().ttl(key)).toBeGreaterThan(0)
+  })
 })
 
 describe('Redis store: failures', () => {

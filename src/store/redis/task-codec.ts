@@ -120,7 +120,7 @@ export function prepareChange(
       const ttl = isTerminal(status.state) ? terminalTtlSeconds : 0
       const args = ['status', from.join(' '), status.timestamp, JSON.stringify(event), String(ttl)]
       args.push(status.state, JSON.stringify(status), JSON.stringify(transition))
-      args.push(elements(change.appendToHistory ?? []), '')
+      args.push(elements(change.appendToHistory ?? []), isTerminal(status.state) ? '1' : '')
       return { args, event }
     }
     case 'artifact': {
