@@ -1,10 +1,14 @@
 /**
  * Issue #3, point 7: Redis faults. A private redis-server (persistence on) is stopped and started
  * again under a running server process: requests get a clear 503 in the dialect's format while
- * it is down, the process stays up, and it serves again by itself once Redis is back, with every
- * acknowledged task still there. The shared Redis on 6379 is never touched.
+ * it is down, open streams end (and resume without loss once it is back), the process stays up,
+ * and it serves again by itself once Redis is back, with every acknowledged task still there.
+ * The shared Redis on 6379 is never touched.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { authHeaders } from '../helpers/auth.js'
+import { sseFrames } from '../helpers/sse.js'
+import type { SseFrame } from '../helpers/sse.js'
 import { useCluster, waitFor } from './cluster.js'
 import { PrivateRedis, hasRedisServer } from './private-redis.js'
 import { get, post, taskFor } from './requests.js'
@@ -102,5 +106,62 @@ describe.skipIf(!hasRedisServer)('Redis faults', () => {
     })
     expect(done.body.status.message.parts[0].text).toBe('finished after 300 ms')
     expect(recorded(task.id).filter((r) => r.event === 'start')).toHaveLength(2)
+  })
+
+  it('ends an open stream when Redis goes away; resumed once it is back, the stream loses nothing', async () => {
+    const server = await start('A')
+    const task = taskFor('wait', 'finish after 1500')
+    const frames: SseFrame[] = []
+    const open = (lastEventId?: string) =>
+      fetch(`${server.url}/tasks/sendSubscribe`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          ...authHeaders(),
+          ...(lastEventId !== undefined && { 'last-event-id': lastEventId }),
+        },
+        body: JSON.stringify(task),
+      })
+    const state = (frame: SseFrame) => JSON.parse(frame.data) as { status: { state: string } }
+    const first = await open()
+    let told!: () => void
+    const working = new Promise<void>((resolve) => (told = resolve))
+    const ended = (async () => {
+      try {
+        for await (const frame of sseFrames(first)) {
+          frames.push(frame)
+          if (state(frame).status.state === 'working') told()
+        }
+      } catch {
+        // A stream cut off mid-frame ends the same way for the client: it resumes.
+      }
+    })()
+    await working
+
+    await redis.stop()
+    const [, endedMs] = await timed(() => ended)
+    expect(endedMs).toBeLessThan(3000)
+    const seen = frames.filter((frame) => frame.id !== undefined)
+    expect(seen.map((frame) => state(frame).status.state)).not.toContain('completed')
+
+    await redis.start()
+    await waitFor('/readyz to say ready', async () =>
+      (await get(server.url, '/readyz')).status === 200 ? true : undefined,
+    )
+    const rest: SseFrame[] = []
+    for await (const frame of sseFrames(await open(seen.at(-1)!.id))) rest.push(frame)
+    // Stream ids (`<ms>-<seq>`), each after the one before: nothing twice, nothing out of order.
+    const ids = [...seen, ...rest].map((frame) => frame.id!.split('-').map(Number))
+    expect(
+      ids.every(([ms, seq], i) => {
+        const [prevMs, prevSeq] = ids[i - 1] ?? [-1, -1]
+        return ms! > prevMs! || (ms === prevMs && seq! > prevSeq!)
+      }),
+    ).toBe(true)
+    expect(JSON.parse(rest.at(-1)!.data)).toMatchObject({
+      status: { state: 'completed', message: { parts: [{ text: 'finished after 1500 ms' }] } },
+      final: true,
+    })
+    expect(server.child.exitCode).toBeNull()
   })
 })
