@@ -54,34 +54,39 @@ export async function startBenchRedis() {
   }
 }
 
-export async function keysUnder(client, prefix) {
+/** The keys under `prefix`, a SCAN batch at a time. */
+async function* keyBatches(client, prefix) {
   let cursor = '0'
-  let count = 0
   do {
     const [next, batch] = await client.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000)
-    count += batch.length
+    yield batch
     cursor = next
   } while (cursor !== '0')
+}
+
+export async function keysUnder(client, prefix) {
+  let count = 0
+  for await (const batch of keyBatches(client, prefix)) count += batch.length
   return count
 }
 
 /**
- * The bytes Redis reports for the keys under `prefix` (MEMORY USAGE, every element counted):
- * unlike used_memory, untouched by what the allocator, client buffers and the Lua cache hold
- * or give back meanwhile, so the difference of two readings is what those keys gained.
+ * The keys under `prefix`, and the bytes Redis reports for them (MEMORY USAGE, every element
+ * counted): unlike used_memory, untouched by what the allocator, client buffers and the Lua
+ * cache hold or give back meanwhile, so the difference of two readings is what those keys
+ * gained.
  */
-export async function keyBytesUnder(client, prefix) {
-  let cursor = '0'
+export async function keysAndBytesUnder(client, prefix) {
+  let keys = 0
   let bytes = 0
-  do {
-    const [next, batch] = await client.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000)
+  for await (const batch of keyBatches(client, prefix)) {
+    keys += batch.length
     const pipeline = client.pipeline()
     for (const key of batch) pipeline.memory('USAGE', key, 'SAMPLES', 0)
     // A key that expired between SCAN and MEMORY USAGE answers null: it holds nothing.
     for (const [error, usage] of (await pipeline.exec()) ?? []) if (!error) bytes += usage ?? 0
-    cursor = next
-  } while (cursor !== '0')
-  return bytes
+  }
+  return { keys, bytes }
 }
 
 export async function usedMemory(client) {

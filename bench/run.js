@@ -42,14 +42,7 @@ import {
 } from './a2a-js-sdk-compare.js'
 import { AUTH_HEADERS, SECURED } from './auth.js'
 import { failed, measure } from './load.js'
-import {
-  drained,
-  keyBytesUnder,
-  keysUnder,
-  redisCpuMicros,
-  startBenchRedis,
-  usedMemory,
-} from './redis.js'
+import { drained, keysAndBytesUnder, redisCpuMicros, startBenchRedis, usedMemory } from './redis.js'
 import { installCleanup, startNodeServer } from './servers.js'
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
@@ -473,11 +466,8 @@ function printRatios(ratios) {
 /** Keys under the Redis-backed server's prefix, their bytes, and the Redis's used_memory. */
 async function redisState(ctx) {
   const { client } = ctx.redis
-  return {
-    keys: await keysUnder(client, REDIS_PREFIX),
-    keyBytes: await keyBytesUnder(client, REDIS_PREFIX),
-    usedMemory: await usedMemory(client),
-  }
+  const { keys, bytes } = await keysAndBytesUnder(client, REDIS_PREFIX)
+  return { keys, keyBytes: bytes, usedMemory: await usedMemory(client) }
 }
 
 /**
