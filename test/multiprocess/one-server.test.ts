@@ -3,11 +3,10 @@
  * is read, streamed (and resumed), continued and canceled through process B.
  */
 import { describe, expect, it } from 'vitest'
-import { authHeaders } from '../helpers/auth.js'
 import { sseFrames } from '../helpers/sse.js'
 import type { SseFrame } from '../helpers/sse.js'
 import { useCluster, waitFor } from './cluster.js'
-import { get, post, taskFor } from './requests.js'
+import { get, post, sendSubscribe, taskFor } from './requests.js'
 
 const { start, recorded } = useCluster()
 
@@ -18,14 +17,8 @@ async function subscribe(
   { lastEventId, stopAfter = Infinity }: { lastEventId?: string; stopAfter?: number } = {},
 ): Promise<SseFrame[]> {
   const closed = new AbortController()
-  const response = await fetch(`${url}/tasks/sendSubscribe`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      ...authHeaders(),
-      ...(lastEventId !== undefined && { 'last-event-id': lastEventId }),
-    },
-    body: JSON.stringify(body),
+  const response = await sendSubscribe(url, body, {
+    ...(lastEventId !== undefined && { lastEventId }),
     signal: closed.signal,
   })
   expect(response.status).toBe(200)

@@ -6,12 +6,11 @@
  * The shared Redis on 6379 is never touched.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { authHeaders } from '../helpers/auth.js'
 import { sseFrames } from '../helpers/sse.js'
 import type { SseFrame } from '../helpers/sse.js'
 import { useCluster, waitFor } from './cluster.js'
 import { PrivateRedis, hasRedisServer } from './private-redis.js'
-import { get, post, taskFor } from './requests.js'
+import { get, post, sendSubscribe, taskFor } from './requests.js'
 
 const { start, recorded, useRedis } = useCluster({ QUEUE_VISIBILITY_TIMEOUT_MS: '1000' })
 
@@ -112,18 +111,8 @@ describe.skipIf(!hasRedisServer)('Redis faults', () => {
     const server = await start('A')
     const task = taskFor('wait', 'finish after 1500')
     const frames: SseFrame[] = []
-    const open = (lastEventId?: string) =>
-      fetch(`${server.url}/tasks/sendSubscribe`, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          ...authHeaders(),
-          ...(lastEventId !== undefined && { 'last-event-id': lastEventId }),
-        },
-        body: JSON.stringify(task),
-      })
     const state = (frame: SseFrame) => JSON.parse(frame.data) as { status: { state: string } }
-    const first = await open()
+    const first = await sendSubscribe(server.url, task)
     let told!: () => void
     const working = new Promise<void>((resolve) => (told = resolve))
     const ended = (async () => {
@@ -149,7 +138,10 @@ describe.skipIf(!hasRedisServer)('Redis faults', () => {
       (await get(server.url, '/readyz')).status === 200 ? true : undefined,
     )
     const rest: SseFrame[] = []
-    for await (const frame of sseFrames(await open(seen.at(-1)!.id))) rest.push(frame)
+    for await (const frame of sseFrames(
+      await sendSubscribe(server.url, task, { lastEventId: seen.at(-1)!.id! }),
+    ))
+      rest.push(frame)
     // Stream ids (`<ms>-<seq>`), each after the one before: nothing twice, nothing out of order.
     const ids = [...seen, ...rest].map((frame) => frame.id!.split('-').map(Number))
     expect(
