@@ -217,6 +217,9 @@ describe('Redis store: scripts', () => {
     const store = storeWith(0)
     const task = await createdIn(store)
     await store.tasks.apply(task.id, to('working'))
+    await store.activeTasks.admit('alice', task.id, 1, 60_000)
+    // The index is written behind the task: wait for it, as a fresh Redis has no script cached.
+    await store.tasks.settled()
     for (const [file, name] of Object.entries(SCRIPT_NAMES)) {
       expect(name).toMatch(/^a2a\w+V\d+$/)
       expect(typeof (connection() as unknown as Record<string, unknown>)[name]).toBe('function')
