@@ -6,7 +6,7 @@
 import type { FastifyReply } from 'fastify'
 import type { A2AError } from '../../domain/errors.js'
 import { toA2AError } from '../errors.js'
-import { framesInTurns } from '../frames-in-turns.js'
+import { sendFrames } from '../frames-in-turns.js'
 import { openStream } from '../open-stream.js'
 import type { StreamItem } from './operations.js'
 
@@ -22,7 +22,7 @@ export async function sendStream(
 ): Promise<void> {
   // Errors opening the stream (too many open, unknown task, bad state) are ordinary replies.
   const items = await open(openStream(reply))
-  await reply.sse.send(framesInTurns(reply.raw, frames(items, encoding, reply)))
+  await sendFrames(reply, frames(items, encoding, reply))
 }
 
 async function* frames(

@@ -9,7 +9,7 @@ import { messageFromSeed } from '../../../protocol/seed/codec.js'
 import { SendTaskBody } from '../../../protocol/seed/schemas.js'
 import { SeedFolder } from '../../../protocol/seed/stream.js'
 import { creatorOf } from '../../a2a/caller.js'
-import { framesInTurns } from '../../frames-in-turns.js'
+import { sendFrames } from '../../frames-in-turns.js'
 import { openStream } from '../../open-stream.js'
 import type { ZodTypeProvider } from '../../zod-type-provider.js'
 
@@ -31,9 +31,7 @@ const subscribe: FastifyPluginAsync = async (fastify) => {
         ...creatorOf(request),
       })
       const lastEventId = reply.sse.lastEventId ?? undefined
-      await reply.sse.send(
-        framesInTurns(reply.raw, frames(app.tasks, task.id, task.contextId, lastEventId, signal)),
-      )
+      await sendFrames(reply, frames(app.tasks, task.id, task.contextId, lastEventId, signal))
     },
   )
 }
