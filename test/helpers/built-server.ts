@@ -20,7 +20,9 @@ export async function startBuiltServer(env: Record<string, string>): Promise<Bui
   const port = await freePort()
   const server = spawn('node', ['dist/server.js'], {
     cwd: root,
-    env: { ...process.env, PORT: String(port), LOG_LEVEL: 'warn', ...env },
+    // The embedded default, as on a fresh machine: the REDIS_URL a test run may set is for the
+    // tests' own Redis, not for this server (an empty variable is unset).
+    env: { ...process.env, REDIS_URL: '', PORT: String(port), LOG_LEVEL: 'warn', ...env },
     stdio: 'ignore',
   })
   const stop = () => server.kill('SIGTERM')
