@@ -1,6 +1,7 @@
 /** Calls the JSON-RPC endpoint through `inject`, in A2A 1.0 (default) or 0.3 (no header). */
 import { randomUUID } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
+import { authHeaders } from './auth.js'
 
 export const JSON_RPC = '/a2a/jsonrpc'
 
@@ -17,6 +18,15 @@ export async function rpc(
     payload: { jsonrpc: '2.0', id, method, params },
   })
   return { status: response.statusCode, headers: response.headers, body: response.json() }
+}
+
+/** Calls a 1.0 method over real HTTP at `base`, with the default test caller's token (for streams). */
+export function rpcOverHttp(base: string, method: string, params: unknown): Promise<Response> {
+  return fetch(`${base}${JSON_RPC}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'a2a-version': '1.0', ...authHeaders() },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  })
 }
 
 /** A 1.0 user message with text parts. */

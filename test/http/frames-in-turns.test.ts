@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { listening, testApp } from '../helpers/app.js'
 import { authHeaders } from '../helpers/auth.js'
 import { sendBody } from '../helpers/bodies.js'
-import { JSON_RPC, v10Message } from '../helpers/jsonrpc.js'
+import { rpcOverHttp, v10Message } from '../helpers/jsonrpc.js'
 import { readAll } from '../helpers/sse.js'
 import { slowSkill } from '../helpers/skills.js'
 import { echoSkill } from '../../src/skills/echo/index.js'
@@ -30,6 +30,20 @@ function countWrites(app: FastifyInstance): { count: () => number } {
   return { count: () => writes }
 }
 
+/** The frames' states: the second `working` is the artifact's frame (echo) or the progress's. */
+const FRAME_STATES = ['submitted', 'working', 'working', 'completed']
+
+/** Streams a task of the brief's dialect to its end; resolves with each frame's state. */
+async function streamedStates(base: string, text: string): Promise<string[]> {
+  const response = await fetch(`${base}/tasks/sendSubscribe`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...authHeaders() },
+    body: JSON.stringify(sendBody(text)),
+  })
+  const { frames } = await readAll(response)
+  return frames.map((frame) => JSON.parse(frame.data).status.state)
+}
+
 describe('SSE frames made in one turn of the event loop', () => {
   let app: FastifyInstance
   afterEach(() => app.close())
@@ -38,18 +52,7 @@ describe('SSE frames made in one turn of the event loop', () => {
     app = await testApp({}, { skills: [echoSkill] })
     const writes = countWrites(app)
     const base = await listening(app)
-    const response = await fetch(`${base}/tasks/sendSubscribe`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...authHeaders() },
-      body: JSON.stringify(sendBody('one write')),
-    })
-    const { frames } = await readAll(response)
-    expect(frames.map((frame) => JSON.parse(frame.data).status.state)).toEqual([
-      'submitted',
-      'working',
-      'working',
-      'completed',
-    ])
+    expect(await streamedStates(base, 'one write')).toEqual(FRAME_STATES)
     expect(writes.count()).toBe(1)
   })
 
@@ -57,15 +60,8 @@ describe('SSE frames made in one turn of the event loop', () => {
     app = await testApp({}, { skills: [echoSkill] })
     const writes = countWrites(app)
     const base = await listening(app)
-    const response = await fetch(`${base}${JSON_RPC}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'a2a-version': '1.0', ...authHeaders() },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'SendStreamingMessage',
-        params: { message: v10Message('one write') },
-      }),
+    const response = await rpcOverHttp(base, 'SendStreamingMessage', {
+      message: v10Message('one write'),
     })
     const { frames } = await readAll(response)
     expect(frames.length).toBeGreaterThan(1)
@@ -80,18 +76,7 @@ describe('SSE frames made in one turn of the event loop', () => {
     app = await testApp({}, { skills: [slowSkill(50)] })
     const writes = countWrites(app)
     const base = await listening(app)
-    const response = await fetch(`${base}/tasks/sendSubscribe`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...authHeaders() },
-      body: JSON.stringify(sendBody('go')),
-    })
-    const { frames } = await readAll(response)
-    expect(frames.map((frame) => JSON.parse(frame.data).status.state)).toEqual([
-      'submitted',
-      'working',
-      'working',
-      'completed',
-    ])
+    expect(await streamedStates(base, 'go')).toEqual(FRAME_STATES)
     expect(writes.count()).toBe(2)
   })
 })

@@ -9,7 +9,7 @@ import { bearer } from '../helpers/auth.js'
 import { sendBody } from '../helpers/bodies.js'
 import { slowSkill } from '../helpers/skills.js'
 import { openStream, readAll } from '../helpers/sse.js'
-import { authHeaders } from '../helpers/auth.js'
+import { rpcOverHttp, v10Message } from '../helpers/jsonrpc.js'
 import { pino } from 'pino'
 import { memoryBackend } from '../../src/backends/memory.js'
 import { configFrom } from '../../src/config.js'
@@ -216,18 +216,7 @@ describe('GET /metrics', () => {
     })
     app = await testApp({}, { skills: [slowSkill()], store: { ...backend, events } })
     const url = await listening(app)
-    const response = await fetch(`${url}/a2a/jsonrpc`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'a2a-version': '1.0', ...authHeaders() },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'SendStreamingMessage',
-        params: {
-          message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text: 'x' }] },
-        },
-      }),
-    })
+    const response = await rpcOverHttp(url, 'SendStreamingMessage', { message: v10Message('x') })
     const { frames } = await readAll(response)
     expect(frames.at(-1)).toMatchObject({ event: 'error' })
     expect(sample(await scrape(app), 'a2a_errors_total', { code: 'INTERNAL_ERROR' })).toBe(1)
