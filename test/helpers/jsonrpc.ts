@@ -1,4 +1,7 @@
-/** Calls the JSON-RPC endpoint through `inject`, in A2A 1.0 (default) or 0.3 (no header). */
+/**
+ * Calls the JSON-RPC endpoint: through `inject`, in A2A 1.0 (default) or 0.3 (no header), or over
+ * real HTTP (for streams).
+ */
 import { randomUUID } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
 import { authHeaders } from './auth.js'
