@@ -71,3 +71,21 @@ export function openStream(
     request.end(JSON.stringify(body))
   })
 }
+
+/** Opens POST /tasks/sendSubscribe with fetch, resuming after `lastEventId` when given. */
+export function sendSubscribe(
+  url: string,
+  body: unknown,
+  { lastEventId, signal }: { lastEventId?: string; signal?: AbortSignal } = {},
+): Promise<Response> {
+  return fetch(`${url}/tasks/sendSubscribe`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      ...authHeaders(),
+      ...(lastEventId !== undefined && { 'last-event-id': lastEventId }),
+    },
+    body: JSON.stringify(body),
+    ...(signal && { signal }),
+  })
+}

@@ -7,10 +7,9 @@ import type { Socket } from 'node:net'
 import type { FastifyInstance } from 'fastify'
 import { afterEach, describe, expect, it } from 'vitest'
 import { listening, testApp } from '../helpers/app.js'
-import { authHeaders } from '../helpers/auth.js'
 import { sendBody } from '../helpers/bodies.js'
 import { rpcOverHttp, v10Message } from '../helpers/jsonrpc.js'
-import { readAll } from '../helpers/sse.js'
+import { readAll, sendSubscribe } from '../helpers/sse.js'
 import { slowSkill } from '../helpers/skills.js'
 import { echoSkill } from '../../src/skills/echo/index.js'
 
@@ -35,12 +34,7 @@ const FRAME_STATES = ['submitted', 'working', 'working', 'completed']
 
 /** Streams a task of the brief's dialect to its end; resolves with each frame's state. */
 async function streamedStates(base: string, text: string): Promise<string[]> {
-  const response = await fetch(`${base}/tasks/sendSubscribe`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...authHeaders() },
-    body: JSON.stringify(sendBody(text)),
-  })
-  const { frames } = await readAll(response)
+  const { frames } = await readAll(await sendSubscribe(base, sendBody(text)))
   return frames.map((frame) => JSON.parse(frame.data).status.state)
 }
 

@@ -3,10 +3,10 @@
  * is read, streamed (and resumed), continued and canceled through process B.
  */
 import { describe, expect, it } from 'vitest'
-import { sseFrames } from '../helpers/sse.js'
+import { sendSubscribe, sseFrames } from '../helpers/sse.js'
 import type { SseFrame } from '../helpers/sse.js'
 import { useCluster, waitFor } from './cluster.js'
-import { get, post, sendSubscribe, taskFor } from './requests.js'
+import { get, post, taskFor } from './requests.js'
 
 const { start, recorded } = useCluster()
 

@@ -6,11 +6,11 @@
  * The shared Redis on 6379 is never touched.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { sseFrames } from '../helpers/sse.js'
+import { sendSubscribe, sseFrames } from '../helpers/sse.js'
 import type { SseFrame } from '../helpers/sse.js'
 import { useCluster, waitFor } from './cluster.js'
 import { PrivateRedis, hasRedisServer } from './private-redis.js'
-import { get, post, sendSubscribe, taskFor } from './requests.js'
+import { get, post, taskFor } from './requests.js'
 
 const { start, recorded, useRedis } = useCluster({ QUEUE_VISIBILITY_TIMEOUT_MS: '1000' })
 

@@ -20,24 +20,6 @@ export async function post(url: string, path: string, body?: unknown): Promise<R
   return { status: response.status, body: await response.json() }
 }
 
-/** Opens POST /tasks/sendSubscribe, resuming after `lastEventId` when given. */
-export function sendSubscribe(
-  url: string,
-  body: unknown,
-  { lastEventId, signal }: { lastEventId?: string; signal?: AbortSignal } = {},
-): Promise<Response> {
-  return fetch(`${url}/tasks/sendSubscribe`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      ...authHeaders(),
-      ...(lastEventId !== undefined && { 'last-event-id': lastEventId }),
-    },
-    body: JSON.stringify(body),
-    ...(signal && { signal }),
-  })
-}
-
 export async function get(url: string, path: string): Promise<Reply> {
   const response = await fetch(`${url}${path}`, { headers: authHeaders() })
   return { status: response.status, body: await response.json() }

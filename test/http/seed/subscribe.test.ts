@@ -1,9 +1,8 @@
 import type { FastifyInstance } from 'fastify'
 import { afterEach, describe, expect, it } from 'vitest'
 import { listening, testApp } from '../../helpers/app.js'
-import { authHeaders } from '../../helpers/auth.js'
 import { sendBody } from '../../helpers/bodies.js'
-import { openStream, readAll } from '../../helpers/sse.js'
+import { openStream, readAll, sendSubscribe } from '../../helpers/sse.js'
 import { askSkill, chunkSkill, slowSkill } from '../../helpers/skills.js'
 import { echoSkill } from '../../../src/skills/echo/index.js'
 
@@ -11,18 +10,11 @@ describe('POST /tasks/sendSubscribe (SSE over real HTTP)', () => {
   let app: FastifyInstance
   afterEach(() => app.close())
 
-  const subscribe = (base: string, body: object, headers: Record<string, string> = {}) =>
-    fetch(`${base}/tasks/sendSubscribe`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...authHeaders(), ...headers },
-      body: JSON.stringify(body),
-    })
-
   it('streams the task from submitted to completed, the last frame final', async () => {
     app = await testApp({}, { skills: [echoSkill] })
     const base = await listening(app)
     const body = sendBody('hello stream')
-    const response = await subscribe(base, body)
+    const response = await sendSubscribe(base, body)
     expect(response.status).toBe(200)
     expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/)
     const { frames } = await readAll(response)
@@ -48,7 +40,7 @@ describe('POST /tasks/sendSubscribe (SSE over real HTTP)', () => {
   it('shows artifact chunks as they arrive, each frame the whole task so far', async () => {
     app = await testApp({}, { skills: [chunkSkill] })
     const base = await listening(app)
-    const { frames } = await readAll(await subscribe(base, sendBody('go')))
+    const { frames } = await readAll(await sendSubscribe(base, sendBody('go')))
     const texts = frames
       .map((frame) => JSON.parse(frame.data))
       .map((t) => t.artifacts[0]?.parts.map((p: { text: string }) => p.text).join('') ?? '')
@@ -58,7 +50,7 @@ describe('POST /tasks/sendSubscribe (SSE over real HTTP)', () => {
   it('ends the stream at input-required with final: true', async () => {
     app = await testApp({}, { skills: [askSkill] })
     const base = await listening(app)
-    const { frames } = await readAll(await subscribe(base, sendBody('paint')))
+    const { frames } = await readAll(await sendSubscribe(base, sendBody('paint')))
     const last = JSON.parse(frames.at(-1)!.data)
     expect(last).toMatchObject({ final: true, status: { state: 'input-required' } })
   })
@@ -67,10 +59,10 @@ describe('POST /tasks/sendSubscribe (SSE over real HTTP)', () => {
     app = await testApp({}, { skills: [chunkSkill] })
     const base = await listening(app)
     const body = sendBody('go')
-    const full = await readAll(await subscribe(base, body))
+    const full = await readAll(await sendSubscribe(base, body))
     const ids = full.frames.map((frame) => frame.id)
     // A client that saw the first two frames reconnects with the same request.
-    const resumed = await readAll(await subscribe(base, body, { 'last-event-id': ids[1]! }))
+    const resumed = await readAll(await sendSubscribe(base, body, { lastEventId: ids[1]! }))
     expect(resumed.frames.map((frame) => frame.id)).toEqual(ids.slice(2))
     expect(resumed.frames.map((frame) => frame.data)).toEqual(
       full.frames.slice(2).map((f) => f.data),
@@ -88,7 +80,7 @@ describe('POST /tasks/sendSubscribe (SSE over real HTTP)', () => {
       if (JSON.parse(frame.data).status.message) break // the "started" progress frame
     }
     first.request.destroy()
-    const rest = await readAll(await subscribe(base, body, { 'last-event-id': seen.at(-1)! }))
+    const rest = await readAll(await sendSubscribe(base, body, { lastEventId: seen.at(-1)! }))
     const states = rest.frames.map((frame) => JSON.parse(frame.data).status.state)
     expect(states).toEqual(['completed'])
     expect(rest.frames[0]!.id).toBe(String(Number(seen.at(-1)) + 1))
@@ -97,7 +89,7 @@ describe('POST /tasks/sendSubscribe (SSE over real HTTP)', () => {
   it('keeps an idle stream open with comment heartbeats', async () => {
     app = await testApp({ SSE_HEARTBEAT_MS: '100' }, { skills: [slowSkill(450)] })
     const base = await listening(app)
-    const { comments, frames } = await readAll(await subscribe(base, sendBody('wait')))
+    const { comments, frames } = await readAll(await sendSubscribe(base, sendBody('wait')))
     expect(comments.filter((c) => c === 'heartbeat').length).toBeGreaterThanOrEqual(2)
     expect(JSON.parse(frames.at(-1)!.data).status.state).toBe('completed')
   })
@@ -105,7 +97,7 @@ describe('POST /tasks/sendSubscribe (SSE over real HTTP)', () => {
   it('answers a bad request with a JSON error, not a stream', async () => {
     app = await testApp()
     const base = await listening(app)
-    const response = await subscribe(base, { id: 'nope', message: {} })
+    const response = await sendSubscribe(base, { id: 'nope', message: {} })
     expect(response.status).toBe(400)
     expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8')
     const body = (await response.json()) as { error: { code: string } }
