@@ -1,4 +1,7 @@
-/** Request fields that A2A 0.3 and 1.0 read alike (JSON-RPC params and HTTP+JSON bodies). */
+/**
+ * Request fields that A2A 0.3 and 1.0 read alike (JSON-RPC params and HTTP+JSON bodies), and the
+ * counts (history lengths, page sizes) that every dialect reads, the brief's too.
+ */
 import { z } from 'zod'
 
 /** A field's type error: "is required" when it is absent, `wrongType` when it is something else. */
@@ -24,3 +27,28 @@ export const ContextId = z
   .max(256, 'must be at most 256 characters')
   .optional()
   .transform((value) => (value === '' ? undefined : value))
+
+/** "must be a number" for a value of another type; the range checks keep their own messages. */
+const notANumber = (issue: { code?: string; expected?: unknown }): string | undefined =>
+  issue.code === 'invalid_type' && issue.expected === 'number' ? 'must be a number' : undefined
+
+const rangeOf = (min: number, max: number | undefined): string =>
+  max === undefined ? `must be ${min} or more` : `must be from ${min} to ${max}`
+
+/** A whole number from `min` to `max` (no upper bound when absent) in a JSON body. */
+export const wholeNumber = (min: number, max?: number) => {
+  const atLeast = z
+    .number({ error: notANumber })
+    .int('must be a whole number')
+    .min(min, rangeOf(min, max))
+  return max === undefined ? atLeast : atLeast.max(max, rangeOf(min, max))
+}
+
+/** The same, read from the text of a query string (or a lenient body field). */
+export const wholeNumberFromText = (min: number, max?: number) => {
+  const atLeast = z.coerce
+    .number({ error: notANumber })
+    .int('must be a whole number')
+    .min(min, rangeOf(min, max))
+  return max === undefined ? atLeast : atLeast.max(max, rangeOf(min, max))
+}

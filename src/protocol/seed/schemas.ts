@@ -4,6 +4,7 @@
  */
 import { z } from 'zod'
 import { Metadata } from '../../domain/model.js'
+import { wholeNumberFromText } from '../a2a/fields.js'
 
 const SeedFile = z
   .object({
@@ -38,7 +39,7 @@ export const SeedMessage = z.object({
 })
 export type SeedMessage = z.infer<typeof SeedMessage>
 
-const HistoryLength = z.coerce.number().int().min(0).max(1000)
+const HistoryLength = wholeNumberFromText(0, 1000)
 
 export const SendTaskBody = z.object({
   id: z.uuid('must be a UUID'),

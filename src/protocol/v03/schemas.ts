@@ -4,7 +4,7 @@
  */
 import { z } from 'zod'
 import { Metadata } from '../../domain/model.js'
-import { ContextId, OptionalId, RequiredString, requiredAs } from '../a2a/fields.js'
+import { ContextId, OptionalId, RequiredString, requiredAs, wholeNumber } from '../a2a/fields.js'
 
 const V03File = z
   .object({
@@ -52,7 +52,7 @@ export const MessageSendParams = z.object({
   configuration: z
     .object({
       acceptedOutputModes: z.array(z.string()).optional(),
-      historyLength: z.number().int().min(0).optional(),
+      historyLength: wholeNumber(0).optional(),
       pushNotificationConfig: z.unknown().optional(),
       blocking: z.boolean().optional(),
     })
@@ -65,7 +65,7 @@ const TaskId = RequiredString
 
 export const TaskQueryParams = z.object({
   id: TaskId,
-  historyLength: z.number().int().min(0).optional(),
+  historyLength: wholeNumber(0).optional(),
   metadata: Metadata.optional(),
 })
 

@@ -5,9 +5,16 @@
  */
 import { z } from 'zod'
 import { Metadata } from '../../domain/model.js'
-import { ContextId, OptionalId, RequiredString, requiredAs } from '../a2a/fields.js'
+import {
+  ContextId,
+  OptionalId,
+  RequiredString,
+  requiredAs,
+  wholeNumber,
+  wholeNumberFromText,
+} from '../a2a/fields.js'
 
-const HistoryLength = z.number({ error: 'must be a number' }).int().min(0)
+const HistoryLength = wholeNumber(0)
 
 export const V10TaskState = z.enum([
   'TASK_STATE_UNSPECIFIED',
@@ -92,7 +99,7 @@ export const ListTasksRequest = z.object({
   tenant: Tenant,
   contextId: ContextId,
   status: V10TaskState.optional(),
-  pageSize: z.number().int().min(1).max(100).optional(),
+  pageSize: wholeNumber(1, 100).optional(),
   pageToken: OptionalId,
   historyLength: HistoryLength.optional(),
   statusTimestampAfter: Timestamp.optional(),
@@ -101,13 +108,12 @@ export const ListTasksRequest = z.object({
 export type ListTasksRequest = z.infer<typeof ListTasksRequest>
 
 /** Query strings carry text: numbers and booleans are read from it first. */
-const QueryInt = z.coerce.number({ error: 'must be a number' }).int()
 const QueryBool = z.enum(['true', 'false']).transform((value) => value === 'true')
 
 export const ListTasksQuery = ListTasksRequest.extend({
-  pageSize: QueryInt.min(1).max(100).optional(),
-  historyLength: QueryInt.min(0).optional(),
+  pageSize: wholeNumberFromText(1, 100).optional(),
+  historyLength: wholeNumberFromText(0).optional(),
   includeArtifacts: QueryBool.optional(),
 })
 
-export const GetTaskQuery = z.object({ historyLength: QueryInt.min(0).optional() })
+export const GetTaskQuery = z.object({ historyLength: wholeNumberFromText(0).optional() })

@@ -77,6 +77,11 @@ describe('JSON-RPC 0.3', () => {
     const message = { ...v03Message('x'), parts: 'x' }
     const sent = await rpc(app, 'message/send', { message }, v03)
     expect(sent.body.error).toMatchObject({ message: 'message.parts: must be an array' })
+    const negative = await rpc(app, 'tasks/get', { id: 'x', historyLength: -1 }, v03)
+    expect(negative.body.error).toMatchObject({
+      code: -32602,
+      message: 'historyLength: must be 0 or more',
+    })
   })
 
   it('push configuration methods answer -32003; the extended card is the 0.3 card', async () => {

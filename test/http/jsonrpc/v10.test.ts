@@ -164,6 +164,19 @@ describe('JSON-RPC 1.0: SendMessage (§3.1.1)', () => {
     )
   })
 
+  it('says what is wrong with a count: its type, a fraction, or its range (-32602)', async () => {
+    app = await testApp({}, { skills: [echoSkill] })
+    const message = (params: object) =>
+      rpc(app, 'GetTask', { id: 'x', ...params }).then(({ body }) => body.error.message)
+    expect(await message({ historyLength: 'all' })).toBe('historyLength: must be a number')
+    expect(await message({ historyLength: 1.5 })).toBe('historyLength: must be a whole number')
+    expect(await message({ historyLength: -1 })).toBe('historyLength: must be 0 or more')
+    const list = (pageSize: number) =>
+      rpc(app, 'ListTasks', { pageSize }).then(({ body }) => body.error.message)
+    expect(await list(0)).toBe('pageSize: must be from 1 to 100')
+    expect(await list(101)).toBe('pageSize: must be from 1 to 100')
+  })
+
   it('refuses a message that does not speak as the user', async () => {
     app = await testApp({}, { skills: [echoSkill] })
     const { body } = await rpc(app, 'SendMessage', {

@@ -103,6 +103,9 @@ describe('HTTP+JSON binding', () => {
     expect(response.json().tasks[0].artifacts).toHaveLength(1)
     const bad = await app.inject({ method: 'GET', url: `${REST}/tasks?pageSize=1000` })
     expect(bad.statusCode).toBe(400)
+    expect(bad.json().error.message).toBe('pageSize: must be from 1 to 100')
+    const text = await app.inject({ method: 'GET', url: `${REST}/tasks?pageSize=ten` })
+    expect(text.json().error.message).toBe('pageSize: must be a number')
   })
 
   it('POST /tasks/{id}:cancel without a body cancels; a terminal task is 409', async () => {

@@ -56,6 +56,7 @@ describe('GET /tasks/:id', () => {
     expect(response.json().error).toMatchObject({
       code: 'INVALID_REQUEST',
       field: 'query.historyLength',
+      message: 'query.historyLength: must be from 0 to 1000',
     })
   })
 })
