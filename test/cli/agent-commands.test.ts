@@ -59,6 +59,16 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true })
 })
 
+describe.concurrent('a2a --help', () => {
+  it('shows each talking command its own name in the piped-answer example', async () => {
+    for (const command of ['send', 'stream']) {
+      const run = await runCli([command, '--help'])
+      expect(run.code).toBe(0)
+      expect(run.stdout).toContain(`(typed, or piped: echo red | a2a ${command} …)`)
+    }
+  })
+})
+
 describe.concurrent('a2a card', () => {
   it('shows the name, description, version, dialect and skills with their tags', async () => {
     const run = await runCli(['card', url], { env })

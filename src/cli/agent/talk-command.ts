@@ -20,7 +20,7 @@ const TALK_OPTIONS = {
   'no-input': { type: 'boolean', default: false },
 } as const satisfies CommandOptions
 
-const TALK_HELP = `Message options:
+const talkHelp = (mode: 'send' | 'stream') => `Message options:
   [text]             the message text (several words are joined with spaces)
   --skill <id>       the skill to run (the agent's card must declare it)
   --data <json>      a data part: a JSON object
@@ -30,14 +30,14 @@ const TALK_HELP = `Message options:
   --no-input         do not prompt when the task asks for input: print the question, exit 3
 
 When the task asks for input, the question is printed and the answer is read from stdin, one
-line per question (typed, or piped: echo red | a2a send …); the task then goes on.
+line per question (typed, or piped: echo red | a2a ${mode} …); the task then goes on.
 `
 
 export function talk(mode: 'send' | 'stream', usage: string, argv: string[], io: Io) {
   return runCommand(
     {
       name: mode,
-      help: `${usage}\n${TALK_HELP}\n${COMMON_HELP}\n${EXIT_HELP}`,
+      help: `${usage}\n${talkHelp(mode)}\n${COMMON_HELP}\n${EXIT_HELP}`,
       options: TALK_OPTIONS,
       positionals: 'any',
       async run({ values }, connection, text) {
