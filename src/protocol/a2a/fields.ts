@@ -32,23 +32,20 @@ export const ContextId = z
 const notANumber = (issue: { code?: string; expected?: unknown }): string | undefined =>
   issue.code === 'invalid_type' && issue.expected === 'number' ? 'must be a number' : undefined
 
-const rangeOf = (min: number, max: number | undefined): string =>
-  max === undefined ? `must be ${min} or more` : `must be from ${min} to ${max}`
-
 /** A whole number from `min` to `max` (no upper bound when absent) in a JSON body. */
-export const wholeNumber = (min: number, max?: number) => {
-  const atLeast = z
-    .number({ error: notANumber })
-    .int('must be a whole number')
-    .min(min, rangeOf(min, max))
-  return max === undefined ? atLeast : atLeast.max(max, rangeOf(min, max))
-}
+export const wholeNumber = (min: number, max?: number) =>
+  bounded(z.number({ error: notANumber }), min, max)
 
 /** The same, read from the text of a query string (or a lenient body field). */
-export const wholeNumberFromText = (min: number, max?: number) => {
-  const atLeast = z.coerce
-    .number({ error: notANumber })
-    .int('must be a whole number')
-    .min(min, rangeOf(min, max))
-  return max === undefined ? atLeast : atLeast.max(max, rangeOf(min, max))
+export const wholeNumberFromText = (min: number, max?: number) =>
+  bounded(z.coerce.number({ error: notANumber }), min, max)
+
+function bounded<N extends z.ZodNumber | z.ZodCoercedNumber>(
+  number: N,
+  min: number,
+  max: number | undefined,
+) {
+  const range = max === undefined ? `must be ${min} or more` : `must be from ${min} to ${max}`
+  const atLeast = number.int('must be a whole number').min(min, range)
+  return max === undefined ? atLeast : atLeast.max(max, range)
 }
