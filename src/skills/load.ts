@@ -41,8 +41,28 @@ export async function loadSkills(
     }
     return skill
   })
-  for (const specifier of modules) skills.push(...(await importSkills(specifier)))
+  const origins = bundled.map((name) => `BUNDLED_SKILLS "${name}"`)
+  for (const specifier of modules) {
+    const imported = await importSkills(specifier)
+    skills.push(...imported)
+    origins.push(...imported.map(() => `SKILL_MODULES "${specifier}"`))
+  }
+  refuseSharedIds(skills, origins)
   return skills
+}
+
+/** Two skills with one id: the error names where each came from, so the user knows which to rename. */
+function refuseSharedIds(skills: readonly Skill[], origins: readonly string[]): void {
+  const first = new Map<string, number>()
+  skills.forEach((skill, index) => {
+    const earlier = first.get(skill.id)
+    if (earlier !== undefined) {
+      throw new ConfigError([
+        `two skills share the id "${skill.id}": ${origins[earlier]} and ${origins[index]}`,
+      ])
+    }
+    first.set(skill.id, index)
+  })
 }
 
 async function importSkills(specifier: string): Promise<Skill[]> {

@@ -56,8 +56,13 @@ describe('plugging in skills', () => {
     )
   })
 
-  it('refuses two skills with one id', async () => {
-    const skills = await loadSkills(['echo', 'echo'], [])
-    expect(() => new SkillRegistry(skills)).toThrow('two skills share the id "echo"')
+  it('refuses two skills with one id, naming where each came from', async () => {
+    await expect(loadSkills(['echo'], ['./test/fixtures/echo-again-skill.js'])).rejects.toThrow(
+      'two skills share the id "echo": BUNDLED_SKILLS "echo" and SKILL_MODULES "./test/fixtures/echo-again-skill.js"',
+    )
+    const skills = await loadSkills(['echo'], [])
+    expect(() => new SkillRegistry([...skills, ...skills])).toThrow(
+      'two skills share the id "echo"',
+    )
   })
 })
