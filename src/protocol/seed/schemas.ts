@@ -4,7 +4,7 @@
  */
 import { z } from 'zod'
 import { Metadata } from '../../domain/model.js'
-import { wholeNumberFromText } from '../a2a/fields.js'
+import { wholeNumberFromText } from '../../domain/whole-number.js'
 
 const SeedFile = z
   .object({

@@ -4,7 +4,8 @@
  */
 import { z } from 'zod'
 import { Metadata } from '../../domain/model.js'
-import { ContextId, OptionalId, RequiredString, requiredAs, wholeNumber } from '../a2a/fields.js'
+import { wholeNumber } from '../../domain/whole-number.js'
+import { ContextId, OptionalId, RequiredString, requiredAs } from '../a2a/fields.js'
 
 const V03File = z
   .object({

@@ -5,14 +5,8 @@
  */
 import { z } from 'zod'
 import { Metadata } from '../../domain/model.js'
-import {
-  ContextId,
-  OptionalId,
-  RequiredString,
-  requiredAs,
-  wholeNumber,
-  wholeNumberFromText,
-} from '../a2a/fields.js'
+import { wholeNumber, wholeNumberFromText } from '../../domain/whole-number.js'
+import { ContextId, OptionalId, RequiredString, requiredAs } from '../a2a/fields.js'
 
 const HistoryLength = wholeNumber(0)
 

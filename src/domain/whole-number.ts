@@ -1,0 +1,30 @@
+/**
+ * Whole numbers read from a request or the environment: history lengths, page sizes, ports,
+ * limits. Each way one can be wrong has its own message, the same in every dialect and in the
+ * configuration: "must be a number", "must be a whole number", "must be 0 or more", "must be
+ * from 1 to 100".
+ */
+import { z } from 'zod'
+
+/** "must be a number" for a value of another type; the range checks keep their own messages. */
+const notANumber = (issue: { code?: string; expected?: unknown }): string | undefined =>
+  issue.code === 'invalid_type' && issue.expected === 'number' ? 'must be a number' : undefined
+
+/** A whole number from `min` to `max` (no upper bound when absent) in a JSON body. */
+export const wholeNumber = (min: number, max?: number) =>
+  bounded(z.number({ error: notANumber }), min, max)
+
+/** The same, read from text: a query string, an environment variable (or a lenient body field). */
+export const wholeNumberFromText = (min: number, max?: number) =>
+  bounded(z.coerce.number({ error: notANumber }), min, max)
+
+function bounded<N extends z.ZodNumber | z.ZodCoercedNumber>(
+  number: N,
+  min: number,
+  max: number | undefined,
+) {
+  const range = max === undefined ? `must be ${min} or more` : `must be from ${min} to ${max}`
+  // Not a whole number: the range is not checked, so the message says one thing.
+  const atLeast = number.int({ error: 'must be a whole number', abort: true }).min(min, range)
+  return max === undefined ? atLeast : atLeast.max(max, range)
+}
