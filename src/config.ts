@@ -5,6 +5,7 @@
 import { z } from 'zod'
 import { authSettings, checkAuth } from './auth/settings.js'
 import { ConfigError } from './domain/config-error.js'
+import { wholeNumberFromText } from './domain/whole-number.js'
 
 export { ConfigError }
 
@@ -15,185 +16,200 @@ const list = z.string().transform((value) =>
     .filter(Boolean),
 )
 
-const int = (min: number, max = Number.MAX_SAFE_INTEGER) =>
-  z.coerce.number().int().min(min).max(max)
+/** A whole number from the text of a variable: `int(0)`, `int(1, 100)`. */
+const int = wholeNumberFromText
 
-export const ConfigSchema = z
-  .object({
-    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
-    HOST: z.string().min(1).default('127.0.0.1'),
-    PORT: int(0, 65535).default(3000),
-    /** Where callers reach this agent; published as the card's `url`. Defaults to http://localhost:PORT. */
-    PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
-    LOG_LEVEL: z
-      .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
-      .default('info'),
+/** A URL with one of `schemes` (any scheme when none is given). */
+const url = (...schemes: string[]) =>
+  schemes.length === 0
+    ? z.url({ error: 'must be a URL' })
+    : z.url({
+        protocol: new RegExp(`^(${schemes.join('|')})$`),
+        error: `must be a URL starting with ${schemes.map((scheme) => `${scheme}://`).join(' or ')}`,
+      })
 
-    AGENT_NAME: z.string().min(1).default('Code Review Agent'),
-    AGENT_DESCRIPTION: z
-      .string()
-      .min(1)
-      .default('Reviews pull requests for bugs, style violations, and security issues'),
-    AGENT_VERSION: z.string().min(1).default('1.0.0'),
-    AGENT_DOCUMENTATION_URL: z.url().optional(),
-    AGENT_PROVIDER_ORGANIZATION: z.string().min(1).optional(),
-    AGENT_PROVIDER_URL: z.url().optional(),
-    /** Module paths (or package names) whose default export is a Skill, a Skill[], or a factory of either. */
-    SKILL_MODULES: list.default([]),
-    /**
-     * Bundled skills to serve; `review-pr` and `echo` make the Code Review Agent; `orchestrate`
-     * (opt-in) delegates to agents of the registry.
-     */
-    BUNDLED_SKILLS: list.default(['review-pr', 'echo']),
-    /** The skill that runs when a request names none. Defaults to the first skill. */
-    DEFAULT_SKILL: z.string().min(1).optional(),
+/** One of `values`, named in the message. */
+const oneOf = <const T extends readonly [string, ...string[]]>(values: T) =>
+  z.enum(values, { error: `must be one of ${values.join(', ')}` })
 
-    /** Largest request body, in bytes. */
-    BODY_LIMIT: int(1024).default(1_048_576),
-    MAX_PARTS: int(1, 10_000).default(64),
-    MAX_TEXT_LENGTH: int(1).default(262_144),
-    /** Largest inline file (`bytes`, base64), in characters. */
-    MAX_FILE_BYTES: int(0).default(524_288),
-    /** Deepest nesting of arrays and objects in a JSON body; deeper bodies are refused. */
-    MAX_JSON_DEPTH: int(2, 10_000).default(64),
-    /** How long a blocking send waits for a terminal or input-required state before answering. */
-    SEND_WAIT_MS: int(0).default(30_000),
-    /**
-     * How long a client may take to send a whole request, headers and body, before it is
-     * answered 408 and its connection closed: a client trickling a body holds no connection for
-     * long. The response may take as long as it needs (streams are not cut). 0: no limit.
-     */
-    REQUEST_TIMEOUT_MS: int(0).default(30_000),
-    /**
-     * How many SSE streams one caller may have open on one server process; past it a new stream
-     * is refused (429) before anything is created. 0: no limit.
-     */
-    MAX_STREAMS_PER_CALLER: int(0).default(100),
-    /** How long one turn of a skill may run before the task fails. 0 disables it. */
-    SKILL_TIMEOUT_MS: int(0).default(300_000),
-    /**
-     * How many tasks one caller may have running (submitted or working) at once; a send past it
-     * is refused with 429. 0 removes the cap.
-     */
-    MAX_ACTIVE_TASKS_PER_CALLER: int(0).default(100),
-    SSE_HEARTBEAT_MS: int(100).default(15_000),
-    CARD_MAX_AGE_SECONDS: int(0).default(300),
-    /**
-     * The shape of /.well-known/agent-card.json for a request without `A2A-Version`: 0.3 (what
-     * a header-less client is, per the spec) or 1.0 (for 1.0 clients that send no header).
-     */
-    AGENT_CARD_DEFAULT_VERSION: z.enum(['0.3', '1.0']).default('0.3'),
-    /**
-     * A2A 0.2+ sends: a retried message (same caller, same messageId) finds the task it created
-     * instead of starting another. `false` makes every send a new task.
-     */
-    MESSAGE_DEDUP: z
-      .enum(['true', 'false'])
-      .default('true')
-      .transform((value) => value === 'true'),
-    /** Serve Prometheus metrics at GET /metrics (public, like the probes) and count them. */
-    METRICS_ENABLED: z
-      .enum(['true', 'false'])
-      .default('true')
-      .transform((value) => value === 'true'),
-    /** How long a finished task (and its events) stays readable; 0 keeps it forever. */
-    TASK_RETENTION_SECONDS: int(0).default(3600),
-    /**
-     * Without REDIS_URL: the most tasks kept in memory. When full, a new task takes the place of
-     * the task that ended first; when none has ended, it is refused (503). 0: no limit.
-     */
-    MAX_TASKS_IN_MEMORY: int(0).default(20_000),
-    /**
-     * How long a task may wait on its caller (input-required, auth-required) before it fails
-     * with a message saying so; 0: for ever.
-     */
-    INPUT_TIMEOUT_SECONDS: int(0).default(86_400),
-    /** How long shutdown waits for running skills before aborting them. */
-    SHUTDOWN_GRACE_MS: int(0).default(10_000),
+/** `true` or `false`, read as a boolean. */
+const flag = (value: 'true' | 'false') =>
+  oneOf(['true', 'false'])
+    .default(value)
+    .transform((text) => text === 'true')
 
-    /**
-     * Requests per caller (the token's subject; the client address before authentication) per
-     * window, over every route but the probes and the public cards. 0 turns rate limits off.
-     */
-    RATE_LIMIT_MAX: int(0).default(1000),
-    RATE_LIMIT_WINDOW_MS: int(1000).default(60_000),
-    /** Requests per client address per window to each public Agent Card. 0: no limit on them. */
-    RATE_LIMIT_DISCOVERY_MAX: int(0).default(300),
-    /**
-     * Which proxies may set X-Forwarded-For (the client address that rate limits key on):
-     * `false`, `true`, a hop count, or comma-separated addresses/CIDRs.
-     */
-    TRUST_PROXY: z
-      .string()
-      .default('false')
-      .transform((value): boolean | string[] | ((address: string, hop: number) => boolean) => {
-        if (value === 'true' || value === 'false') return value === 'true'
-        // A hop count: trust that many proxies in front of this server.
-        if (/^\d+$/.test(value)) return (_address, hop) => hop < Number(value)
-        return value
-          .split(',')
-          .map((item) => item.trim())
-          .filter(Boolean)
-      }),
+/** A setting whose value an error message must never show (a key, a token). */
+const secret = <T extends z.ZodType>(schema: T) => schema.meta({ secret: true })
 
-    /** Redis for tasks, events and the work queue; unset keeps everything in this process. */
-    REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
-    /** Prepended to every Redis key and channel, so several deployments can share one Redis. */
-    REDIS_KEY_PREFIX: z
-      .string()
-      .regex(/^[^{}\s]*$/, 'must not contain braces or spaces (braces set Redis Cluster hash tags)')
-      .default('a2a:'),
-    /** What this process does: serve the API, run skills from the queue, or both. */
-    ROLE: z.enum(['all', 'api', 'worker']).default('all'),
-    /** How many turns one worker process runs at once. */
-    WORKER_CONCURRENCY: int(1, 10_000).default(16),
-    /** How many workers may take a turn (one each) before its task fails instead. */
-    QUEUE_MAX_ATTEMPTS: int(1, 100).default(3),
-    /** How long a turn may go without its worker's heartbeat before another worker takes it. */
-    QUEUE_VISIBILITY_TIMEOUT_MS: int(500).default(30_000),
-    /** How often expired tasks are swept from the Redis list indexes. */
-    TASK_SWEEP_INTERVAL_MS: int(100).default(60_000),
+/** Every setting, each as the environment gives it. */
+const Settings = z.object({
+  NODE_ENV: oneOf(['development', 'production', 'test']).default('development'),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  PORT: int(0, 65535).default(3000),
+  /** Where callers reach this agent; published as the card's `url`. Defaults to http://localhost:PORT. */
+  PUBLIC_URL: url('http', 'https').optional(),
+  LOG_LEVEL: oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 
-    /** Where audit records go; unset: `redis` when REDIS_URL is set, else `stdout`. */
-    AUDIT_SINK: z.enum(['stdout', 'file', 'redis', 'off']).optional(),
-    /** The file AUDIT_SINK=file appends to. */
-    AUDIT_FILE: z.string().min(1).optional(),
-    /** About how many records the Redis audit stream keeps; older ones are dropped. */
-    AUDIT_STREAM_MAXLEN: int(100).default(100_000),
-    /** How many records may wait for a slow or failing sink before new ones are dropped. */
-    AUDIT_QUEUE_MAX: int(1).default(10_000),
-    /** HS256 shared secret (at least 32 characters). Set one of this, _PUBLIC_KEY or AUTH_JWKS_URL. */
-    AUTH_JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
-    /** An RS256/ES256 public key in PEM (`\\n` escapes allowed, for one-line env files). */
-    AUTH_JWT_PUBLIC_KEY: z.string().min(1).optional(),
-    /** A JWKS URL (the identity provider's keys); keys are cached and picked by `kid`. */
-    AUTH_JWKS_URL: z.url({ protocol: /^https?$/ }).optional(),
-    /** Accepted `alg` values; defaults to the mode's own (HS256; RS256 or ES256 by key; both for JWKS). */
-    AUTH_JWT_ALGORITHMS: list.optional(),
-    /** Accepted `iss` values (comma-separated); unset accepts any issuer. */
-    AUTH_JWT_ISSUER: list.optional(),
-    /** Accepted `aud` values (comma-separated); unset accepts any audience. */
-    AUTH_JWT_AUDIENCE: list.optional(),
-    /** Leeway for `exp` and `nbf`, for clocks that disagree a little. */
-    AUTH_CLOCK_SKEW_SECONDS: int(0, 300).default(30),
-    /** The claim that names the caller's tenant; tasks are owned per tenant and subject. */
-    AUTH_TENANT_CLAIM: z.string().min(1).default('tenant'),
-    /** Where a dev-mode server writes its ephemeral secret for `a2a token` (mode 0600). */
-    AUTH_DEV_SECRET_FILE: z.string().min(1).default('.a2a/dev-secret'),
-    /** Agent registry: how often a registered agent's card is read to check its health. */
-    REGISTRY_CHECK_INTERVAL_MS: int(100).default(30_000),
-    /** Failed checks in a row after which an agent is unhealthy (and skipped by delegation). */
-    REGISTRY_UNHEALTHY_AFTER: int(1, 100).default(3),
-    /** The longest delay between two checks of an unhealthy agent (the backoff's cap). */
-    REGISTRY_MAX_BACKOFF_MS: int(100).default(300_000),
-    /** How long one health check (a card read) may take before it counts as a failure. */
-    REGISTRY_CHECK_TIMEOUT_MS: int(100).default(5_000),
-    /** The bearer token the `orchestrate` skill calls registered agents with (its own identity). */
-    ORCHESTRATOR_AGENT_TOKEN: z.string().min(1).optional(),
-    /** A file holding that token, read again before each call (so it can be rotated in place). */
-    ORCHESTRATOR_AGENT_TOKEN_FILE: z.string().min(1).optional(),
-  })
-  .superRefine(checkAuth)
+  AGENT_NAME: z.string().min(1).default('Code Review Agent'),
+  AGENT_DESCRIPTION: z
+    .string()
+    .min(1)
+    .default('Reviews pull requests for bugs, style violations, and security issues'),
+  AGENT_VERSION: z.string().min(1).default('1.0.0'),
+  AGENT_DOCUMENTATION_URL: url().optional(),
+  AGENT_PROVIDER_ORGANIZATION: z.string().min(1).optional(),
+  AGENT_PROVIDER_URL: url().optional(),
+  /** Module paths (or package names) whose default export is a Skill, a Skill[], or a factory of either. */
+  SKILL_MODULES: list.default([]),
+  /**
+   * Bundled skills to serve; `review-pr` and `echo` make the Code Review Agent; `orchestrate`
+   * (opt-in) delegates to agents of the registry.
+   */
+  BUNDLED_SKILLS: list.default(['review-pr', 'echo']),
+  /** The skill that runs when a request names none. Defaults to the first skill. */
+  DEFAULT_SKILL: z.string().min(1).optional(),
+
+  /** Largest request body, in bytes. */
+  BODY_LIMIT: int(1024).default(1_048_576),
+  MAX_PARTS: int(1, 10_000).default(64),
+  MAX_TEXT_LENGTH: int(1).default(262_144),
+  /** Largest inline file (`bytes`, base64), in characters. */
+  MAX_FILE_BYTES: int(0).default(524_288),
+  /** Deepest nesting of arrays and objects in a JSON body; deeper bodies are refused. */
+  MAX_JSON_DEPTH: int(2, 10_000).default(64),
+  /** How long a blocking send waits for a terminal or input-required state before answering. */
+  SEND_WAIT_MS: int(0).default(30_000),
+  /**
+   * How long a client may take to send a whole request, headers and body, before it is
+   * answered 408 and its connection closed: a client trickling a body holds no connection for
+   * long. The response may take as long as it needs (streams are not cut). 0: no limit.
+   */
+  REQUEST_TIMEOUT_MS: int(0).default(30_000),
+  /**
+   * How many SSE streams one caller may have open on one server process; past it a new stream
+   * is refused (429) before anything is created. 0: no limit.
+   */
+  MAX_STREAMS_PER_CALLER: int(0).default(100),
+  /** How long one turn of a skill may run before the task fails. 0 disables it. */
+  SKILL_TIMEOUT_MS: int(0).default(300_000),
+  /**
+   * How many tasks one caller may have running (submitted or working) at once; a send past it
+   * is refused with 429. 0 removes the cap.
+   */
+  MAX_ACTIVE_TASKS_PER_CALLER: int(0).default(100),
+  SSE_HEARTBEAT_MS: int(100).default(15_000),
+  CARD_MAX_AGE_SECONDS: int(0).default(300),
+  /**
+   * The shape of /.well-known/agent-card.json for a request without `A2A-Version`: 0.3 (what
+   * a header-less client is, per the spec) or 1.0 (for 1.0 clients that send no header).
+   */
+  AGENT_CARD_DEFAULT_VERSION: oneOf(['0.3', '1.0']).default('0.3'),
+  /**
+   * A2A 0.2+ sends: a retried message (same caller, same messageId) finds the task it created
+   * instead of starting another. `false` makes every send a new task.
+   */
+  MESSAGE_DEDUP: flag('true'),
+  /** Serve Prometheus metrics at GET /metrics (public, like the probes) and count them. */
+  METRICS_ENABLED: flag('true'),
+  /** How long a finished task (and its events) stays readable; 0 keeps it forever. */
+  TASK_RETENTION_SECONDS: int(0).default(3600),
+  /**
+   * Without REDIS_URL: the most tasks kept in memory. When full, a new task takes the place of
+   * the task that ended first; when none has ended, it is refused (503). 0: no limit.
+   */
+  MAX_TASKS_IN_MEMORY: int(0).default(20_000),
+  /**
+   * How long a task may wait on its caller (input-required, auth-required) before it fails
+   * with a message saying so; 0: for ever.
+   */
+  INPUT_TIMEOUT_SECONDS: int(0).default(86_400),
+  /** How long shutdown waits for running skills before aborting them. */
+  SHUTDOWN_GRACE_MS: int(0).default(10_000),
+
+  /**
+   * Requests per caller (the token's subject; the client address before authentication) per
+   * window, over every route but the probes and the public cards. 0 turns rate limits off.
+   */
+  RATE_LIMIT_MAX: int(0).default(1000),
+  RATE_LIMIT_WINDOW_MS: int(1000).default(60_000),
+  /** Requests per client address per window to each public Agent Card. 0: no limit on them. */
+  RATE_LIMIT_DISCOVERY_MAX: int(0).default(300),
+  /**
+   * Which proxies may set X-Forwarded-For (the client address that rate limits key on):
+   * `false`, `true`, a hop count, or comma-separated addresses/CIDRs.
+   */
+  TRUST_PROXY: z
+    .string()
+    .default('false')
+    .transform((value): boolean | string[] | ((address: string, hop: number) => boolean) => {
+      if (value === 'true' || value === 'false') return value === 'true'
+      // A hop count: trust that many proxies in front of this server.
+      if (/^\d+$/.test(value)) return (_address, hop) => hop < Number(value)
+      return value
+        .split(',')
+        .map((item) => item.trim())
+        .filter(Boolean)
+    }),
+
+  /** Redis for tasks, events and the work queue; unset keeps everything in this process. */
+  REDIS_URL: url('redis', 'rediss').optional(),
+  /** Prepended to every Redis key and channel, so several deployments can share one Redis. */
+  REDIS_KEY_PREFIX: z
+    .string()
+    .regex(/^[^{}\s]*$/, 'must not contain braces or spaces (braces set Redis Cluster hash tags)')
+    .default('a2a:'),
+  /** What this process does: serve the API, run skills from the queue, or both. */
+  ROLE: oneOf(['all', 'api', 'worker']).default('all'),
+  /** How many turns one worker process runs at once. */
+  WORKER_CONCURRENCY: int(1, 10_000).default(16),
+  /** How many workers may take a turn (one each) before its task fails instead. */
+  QUEUE_MAX_ATTEMPTS: int(1, 100).default(3),
+  /** How long a turn may go without its worker's heartbeat before another worker takes it. */
+  QUEUE_VISIBILITY_TIMEOUT_MS: int(500).default(30_000),
+  /** How often expired tasks are swept from the Redis list indexes. */
+  TASK_SWEEP_INTERVAL_MS: int(100).default(60_000),
+
+  /** Where audit records go; unset: `redis` when REDIS_URL is set, else `stdout`. */
+  AUDIT_SINK: oneOf(['stdout', 'file', 'redis', 'off']).optional(),
+  /** The file AUDIT_SINK=file appends to. */
+  AUDIT_FILE: z.string().min(1).optional(),
+  /** About how many records the Redis audit stream keeps; older ones are dropped. */
+  AUDIT_STREAM_MAXLEN: int(100).default(100_000),
+  /** How many records may wait for a slow or failing sink before new ones are dropped. */
+  AUDIT_QUEUE_MAX: int(1).default(10_000),
+  /** HS256 shared secret (at least 32 characters). Set one of this, _PUBLIC_KEY or AUTH_JWKS_URL. */
+  AUTH_JWT_SECRET: secret(z.string().min(32, 'must be at least 32 characters').optional()),
+  /** An RS256/ES256 public key in PEM (`\\n` escapes allowed, for one-line env files). */
+  AUTH_JWT_PUBLIC_KEY: z.string().min(1).optional(),
+  /** A JWKS URL (the identity provider's keys); keys are cached and picked by `kid`. */
+  AUTH_JWKS_URL: url('http', 'https').optional(),
+  /** Accepted `alg` values; defaults to the mode's own (HS256; RS256 or ES256 by key; both for JWKS). */
+  AUTH_JWT_ALGORITHMS: list.optional(),
+  /** Accepted `iss` values (comma-separated); unset accepts any issuer. */
+  AUTH_JWT_ISSUER: list.optional(),
+  /** Accepted `aud` values (comma-separated); unset accepts any audience. */
+  AUTH_JWT_AUDIENCE: list.optional(),
+  /** Leeway for `exp` and `nbf`, for clocks that disagree a little. */
+  AUTH_CLOCK_SKEW_SECONDS: int(0, 300).default(30),
+  /** The claim that names the caller's tenant; tasks are owned per tenant and subject. */
+  AUTH_TENANT_CLAIM: z.string().min(1).default('tenant'),
+  /** Where a dev-mode server writes its ephemeral secret for `a2a token` (mode 0600). */
+  AUTH_DEV_SECRET_FILE: z.string().min(1).default('.a2a/dev-secret'),
+  /** Agent registry: how often a registered agent's card is read to check its health. */
+  REGISTRY_CHECK_INTERVAL_MS: int(100).default(30_000),
+  /** Failed checks in a row after which an agent is unhealthy (and skipped by delegation). */
+  REGISTRY_UNHEALTHY_AFTER: int(1, 100).default(3),
+  /** The longest delay between two checks of an unhealthy agent (the backoff's cap). */
+  REGISTRY_MAX_BACKOFF_MS: int(100).default(300_000),
+  /** How long one health check (a card read) may take before it counts as a failure. */
+  REGISTRY_CHECK_TIMEOUT_MS: int(100).default(5_000),
+  /** The bearer token the `orchestrate` skill calls registered agents with (its own identity). */
+  ORCHESTRATOR_AGENT_TOKEN: secret(z.string().min(1).optional()),
+  /** A file holding that token, read again before each call (so it can be rotated in place). */
+  ORCHESTRATOR_AGENT_TOKEN_FILE: z.string().min(1).optional(),
+})
+
+export const ConfigSchema = Settings.superRefine(checkAuth)
   .superRefine((env, context) => {
     if (env.ROLE !== 'all' && env.REDIS_URL === undefined) {
       context.addIssue({
@@ -235,9 +251,20 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     result.error.issues.map((issue) => {
       const name = issue.path.join('.') || '(environment)'
       const value = typeof issue.path[0] === 'string' ? present[issue.path[0]] : undefined
-      return `${name}: ${issue.message}${value === undefined ? '' : ` (got "${value}")`}`
+      if (value === undefined) return `${name}: ${issue.message}`
+      return `${name}: ${issue.message} (${shown(String(issue.path[0]), value)})`
     }),
   )
+}
+
+/**
+ * What an error message may show of a variable's value: a secret's length only, and any other
+ * value with the password of a URL in it (redis://user:password@host) masked.
+ */
+function shown(name: string, value: string): string {
+  const setting = (Settings.shape as Record<string, z.ZodType | undefined>)[name]
+  if (setting?.meta()?.secret === true) return `got ${value.length} characters, not shown`
+  return `got "${value.replace(/^([a-z][a-z\d+.-]*:\/\/[^/?#@:]*:)[^/?#@]*@/i, '$1***@')}"`
 }
 
 /** A test or embedding helper: defaults plus overrides, without touching process.env. */

@@ -51,6 +51,60 @@ describe('configuration from the environment', () => {
     expect((error as Error).message).toContain('Invalid configuration:')
   })
 
+  it('says what is wrong with a number, a choice or a URL', () => {
+    const problems = (env: Record<string, string>) => {
+      try {
+        loadConfig(env)
+      } catch (error) {
+        return (error as ConfigError).problems
+      }
+      return []
+    }
+    expect(problems({ PORT: 'abc' })).toEqual(['PORT: must be a number (got "abc")'])
+    expect(problems({ PORT: '70000' })).toEqual(['PORT: must be from 0 to 65535 (got "70000")'])
+    expect(problems({ SEND_WAIT_MS: '1.5' })).toEqual([
+      'SEND_WAIT_MS: must be a whole number (got "1.5")',
+    ])
+    expect(problems({ RATE_LIMIT_MAX: '-1' })).toEqual([
+      'RATE_LIMIT_MAX: must be 0 or more (got "-1")',
+    ])
+    expect(problems({ ROLE: 'boss' })).toEqual([
+      'ROLE: must be one of all, api, worker (got "boss")',
+    ])
+    expect(problems({ METRICS_ENABLED: 'yes' })).toEqual([
+      'METRICS_ENABLED: must be one of true, false (got "yes")',
+    ])
+    expect(problems({ PUBLIC_URL: 'ftp://example.com' })).toEqual([
+      'PUBLIC_URL: must be a URL starting with http:// or https:// (got "ftp://example.com")',
+    ])
+  })
+
+  it('never shows a secret, nor the password of a URL, in its messages', () => {
+    const message = (env: Record<string, string>) => {
+      try {
+        loadConfig(env)
+      } catch (error) {
+        return (error as Error).message
+      }
+      return ''
+    }
+    const short = message({ AUTH_JWT_SECRET: 'hunter2-too-short' })
+    expect(short).toContain(
+      'AUTH_JWT_SECRET: must be at least 32 characters (got 17 characters, not shown)',
+    )
+    expect(short).not.toContain('hunter2')
+    const redis = message({ REDIS_URL: 'redis://default:hunter2@localhost:99999' })
+    expect(redis).toContain('(got "redis://default:***@localhost:99999")')
+    expect(redis).not.toContain('hunter2')
+    const both = message({
+      ORCHESTRATOR_AGENT_TOKEN: 'hunter2',
+      ORCHESTRATOR_AGENT_TOKEN_FILE: '/run/secrets/token',
+      NODE_ENV: 'production',
+    })
+    expect(both).toContain('ORCHESTRATOR_AGENT_TOKEN_FILE: set ORCHESTRATOR_AGENT_TOKEN or')
+    expect(both).not.toContain('hunter2')
+  })
+
   it('rejects a PUBLIC_URL that is not http or https', () => {
     expect(() => loadConfig({ PUBLIC_URL: 'ftp://example.com' })).toThrow(/PUBLIC_URL/)
   })
