@@ -157,11 +157,18 @@ export class AgentRegistry {
 }
 
 function agentIdOfUrl(url: string): string {
+  let parsed: URL
   try {
-    const parsed = new URL(url)
-    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error('protocol')
-    return agentIdOf(url)
+    parsed = new URL(url)
   } catch {
     throw new InvalidRequestError('must be an http or https URL', 'url')
   }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    throw new InvalidRequestError('must be an http or https URL', 'url')
+  }
+  // A card is public: fetch refuses a URL with credentials, and the registry would show them.
+  if (parsed.username !== '' || parsed.password !== '') {
+    throw new InvalidRequestError('must not include a user name or password', 'url')
+  }
+  return agentIdOf(url)
 }

@@ -249,6 +249,19 @@ describe.each([
         expect(reply.json().error).toMatchObject({ code: 'INVALID_REQUEST', field: 'url' })
       }
     })
+
+    it('a URL with a user name or password is a 400 that does not try to reach it', async () => {
+      const reply = await register('http://alice:s3cret@127.0.0.1:9/')
+      expect(reply.statusCode).toBe(400)
+      expect(reply.json().error).toMatchObject({
+        code: 'INVALID_REQUEST',
+        field: 'url',
+        message: 'url: must not include a user name or password',
+      })
+      expect((await registry.inject({ method: 'GET', url: '/registry/agents' })).json()).toEqual({
+        agents: [],
+      })
+    })
   })
 
   describe('who may change and read it', () => {
