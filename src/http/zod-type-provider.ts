@@ -5,6 +5,7 @@
 import type { FastifySchemaCompiler, FastifyTypeProvider } from 'fastify'
 import type { z } from 'zod'
 import { InvalidRequestError } from '../domain/errors.js'
+import { issueMessage } from '../domain/issue-messages.js'
 
 export interface ZodTypeProvider extends FastifyTypeProvider {
   validator: this['schema'] extends z.ZodType ? z.output<this['schema']> : unknown
@@ -18,12 +19,17 @@ const PART_NAMES: Record<string, string> = {
   headers: 'header',
 }
 
+const PLAIN = { error: issueMessage }
+
 export const zodValidatorCompiler: FastifySchemaCompiler<z.ZodType> =
   ({ schema, httpPart }) =>
   (data) => {
-    const result = schema.safeParse(data)
+    const result = schema.safeParse(data, PLAIN)
     if (result.success) return { value: result.data }
     const issue = result.error.issues[0]!
+    if (httpPart === 'body' && issue.path.length === 0 && issue.code === 'invalid_type') {
+      return { error: new InvalidRequestError(wholeBodyProblem(data)) }
+    }
     const prefix = PART_NAMES[httpPart ?? 'body'] ?? ''
     const field = [prefix, ...issue.path.map(pathSegment)]
       .filter(Boolean)
@@ -34,3 +40,9 @@ export const zodValidatorCompiler: FastifySchemaCompiler<z.ZodType> =
 
 const pathSegment = (key: PropertyKey): string =>
   typeof key === 'number' ? `[${key}]` : String(key)
+
+/** A body that is not an object at all: absent (no Content-Type, so nothing was parsed) or not one. */
+const wholeBodyProblem = (body: unknown): string =>
+  body === undefined || body === null
+    ? 'the request body is empty; send a JSON object'
+    : 'the request body must be a JSON object'

@@ -62,9 +62,7 @@ describe('Agent Card resolution', () => {
     }
     const error = await A2AClient.connect(url).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(AgentCardError)
-    expect((error as AgentCardError).reason).toBe(
-      'skills.0.id: Invalid input: expected string, received undefined; url: Invalid URL',
-    )
+    expect((error as AgentCardError).reason).toBe('skills.0.id: is required; url: must be a URL')
   })
 
   it('refuses a card that offers no interface the client speaks', async () => {

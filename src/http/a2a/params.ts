@@ -2,12 +2,18 @@
 import type { z } from 'zod'
 import { InvalidRequestError } from '../../domain/errors.js'
 import { fromProtoNames } from '../../protocol/v10/proto-json.js'
+import { issueMessage } from '../../domain/issue-messages.js'
+
+const PLAIN = { error: issueMessage }
 
 /** Parses `value`; the first problem is an InvalidRequestError naming the field by its path. */
 export function parseParams<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
-  const result = schema.safeParse(value ?? {})
+  const result = schema.safeParse(value ?? {}, PLAIN)
   if (result.success) return result.data
   const issue = result.error.issues[0]!
+  if (issue.path.length === 0 && issue.code === 'invalid_type') {
+    throw new InvalidRequestError('the request must be a JSON object')
+  }
   const field = issue.path
     .map((key) => (typeof key === 'number' ? `[${key}]` : String(key)))
     .join('.')

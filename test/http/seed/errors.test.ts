@@ -51,6 +51,26 @@ describe("bad input to the brief's endpoints", () => {
     }
   })
 
+  it('says in plain words what is wrong with the body or one of its fields', async () => {
+    app = await testApp()
+    const noBody = await app.inject({ method: 'POST', url: '/tasks/send' })
+    expectError(noBody, 400, {
+      code: 'INVALID_REQUEST',
+      message: 'the request body is empty; send a JSON object',
+    })
+    expectError(await post('[1]'), 400, {
+      code: 'INVALID_REQUEST',
+      message: 'the request body must be a JSON object',
+    })
+    const body = sendBody('hi')
+    body.message.parts = [{ type: 'text', text: 5 } as never]
+    expectError(await post(body), 400, {
+      code: 'INVALID_REQUEST',
+      message: 'message.parts[0].text: must be a string',
+      field: 'message.parts[0].text',
+    })
+  })
+
   it('answers 415 to a body that is not application/json', async () => {
     app = await testApp()
     const response = await app.inject({
