@@ -18,26 +18,31 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   audit: () => import('./commands/audit.js'),
 }
 
-function usage(): string {
+/** The list of commands with what each does (every module is loaded: help only). */
+async function usage(): Promise<string> {
+  const commands = await Promise.all(
+    Object.entries(COMMANDS).map(async ([name, load]) => ({ name, ...(await load()) })),
+  )
+  const width = Math.max(...commands.map(({ name }) => name.length))
   return [
     'Usage: a2a <command> [options]',
     '',
     'Commands:',
-    ...Object.keys(COMMANDS).map((name) => `  ${name}`),
+    ...commands.map(({ name, summary }) => `  ${name.padEnd(width)}  ${summary}`),
     '',
-    'Run "a2a <command> --help" for its options.',
+    'Run "a2a <command> --help" for its options and exit codes.',
   ].join('\n')
 }
 
 export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
-    process.stdout.write(`${usage()}\n`)
+    process.stdout.write(`${await usage()}\n`)
     return name === undefined ? 64 : 0
   }
   const load = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined
   if (!load) {
-    process.stderr.write(`a2a: unknown command "${name}"\n\n${usage()}\n`)
+    process.stderr.write(`a2a: unknown command "${name}"\n\n${await usage()}\n`)
     return 64
   }
   return (await load()).run(rest)

@@ -60,6 +60,14 @@ afterAll(async () => {
 })
 
 describe.concurrent('a2a --help', () => {
+  it('lists every command with what it does', async () => {
+    const run = await runCli(['--help'])
+    expect(run.code).toBe(0)
+    expect(run.stdout).toContain("  card    read an agent's card: name, dialect, skills\n")
+    expect(run.stdout).toContain('  stream  send a message and follow the task live\n')
+    expect(run.stdout).toContain('  token   mint a bearer token (HS256) for this server\n')
+  })
+
   it('shows each talking command its own name in the piped-answer example', async () => {
     for (const command of ['send', 'stream']) {
       const run = await runCli([command, '--help'])
