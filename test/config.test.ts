@@ -1,6 +1,17 @@
 import { describe, expect, it } from 'vitest'
 import { ConfigError, loadConfig } from '../src/config.js'
 
+/** The ConfigError `env` stops the start with (fails the test when it starts). */
+function refusal(env: Record<string, string>): ConfigError {
+  try {
+    loadConfig(env)
+  } catch (error) {
+    if (error instanceof ConfigError) return error
+    throw error
+  }
+  throw new Error(`the configuration was accepted: ${JSON.stringify(env)}`)
+}
+
 describe('configuration from the environment', () => {
   it('starts with working defaults and no settings at all', () => {
     const config = loadConfig({})
@@ -36,30 +47,17 @@ describe('configuration from the environment', () => {
   })
 
   it('stops with a message naming each bad variable and its value', () => {
-    let error: unknown
-    try {
-      loadConfig({ PORT: '99999', PUBLIC_URL: 'not a url', LOG_LEVEL: 'loud' })
-    } catch (caught) {
-      error = caught
-    }
-    expect(error).toBeInstanceOf(ConfigError)
-    const { problems } = error as ConfigError
+    const error = refusal({ PORT: '99999', PUBLIC_URL: 'not a url', LOG_LEVEL: 'loud' })
+    const { problems } = error
     expect(problems).toHaveLength(3)
     expect(problems.find((p) => p.startsWith('PORT:'))).toMatch(/\(got "99999"\)$/)
     expect(problems.find((p) => p.startsWith('PUBLIC_URL:'))).toMatch(/\(got "not a url"\)$/)
     expect(problems.find((p) => p.startsWith('LOG_LEVEL:'))).toMatch(/\(got "loud"\)$/)
-    expect((error as Error).message).toContain('Invalid configuration:')
+    expect(error.message).toContain('Invalid configuration:')
   })
 
   it('says what is wrong with a number, a choice or a URL', () => {
-    const problems = (env: Record<string, string>) => {
-      try {
-        loadConfig(env)
-      } catch (error) {
-        return (error as ConfigError).problems
-      }
-      return []
-    }
+    const problems = (env: Record<string, string>) => refusal(env).problems
     expect(problems({ PORT: 'abc' })).toEqual(['PORT: must be a number (got "abc")'])
     expect(problems({ PORT: '70000' })).toEqual(['PORT: must be from 0 to 65535 (got "70000")'])
     expect(problems({ SEND_WAIT_MS: '1.5' })).toEqual([
@@ -80,14 +78,7 @@ describe('configuration from the environment', () => {
   })
 
   it('never shows a secret, nor the password of a URL, in its messages', () => {
-    const message = (env: Record<string, string>) => {
-      try {
-        loadConfig(env)
-      } catch (error) {
-        return (error as Error).message
-      }
-      return ''
-    }
+    const message = (env: Record<string, string>) => refusal(env).message
     const short = message({ AUTH_JWT_SECRET: 'hunter2-too-short' })
     expect(short).toContain(
       'AUTH_JWT_SECRET: must be at least 32 characters (got 17 characters, not shown)',
