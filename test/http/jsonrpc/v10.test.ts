@@ -146,6 +146,19 @@ describe('JSON-RPC 1.0: SendMessage (§3.1.1)', () => {
     })
   })
 
+  it('refuses params that are not an object, in either version (-32602)', async () => {
+    app = await testApp({}, { skills: [echoSkill] })
+    for (const params of [[{ message: v10Message('x') }], 'x', 5]) {
+      const v10 = await rpc(app, 'SendMessage', params)
+      expect(v10.body.error).toMatchObject({ code: -32602, message: 'params must be an object' })
+      const v03 = await rpc(app, 'message/send', params, { version: null })
+      expect(v03.body.error).toMatchObject({ code: -32602, message: 'params must be an object' })
+    }
+    // No params, or null, is a call without them: the method says what it needs.
+    const none = await rpc(app, 'GetTask', null)
+    expect(none.body.error).toMatchObject({ code: -32602, message: 'id: is required' })
+  })
+
   it('tells a field of the wrong type from a missing one (-32602)', async () => {
     app = await testApp({}, { skills: [echoSkill] })
     const wrong = async (method: string, params: object) => (await rpc(app, method, params)).body
