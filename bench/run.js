@@ -13,7 +13,7 @@
  *
  * Settings (environment): BENCH_ROUNDS (default 3), BENCH_DURATION (s per scenario and round,
  * default 5), BENCH_CONNECTIONS (default 10),
- * BENCH_WARMUP (s, default 2), BENCH_OUT (a path to write the results as JSON; unset: print only),
+ * BENCH_WARMUP (s, default 10: see bench/README.md, "Warm-up"), BENCH_OUT (a path to write the results as JSON; unset: print only),
  * BENCH_REDIS_URL (a Redis to use; unset: a private redis-server on a free port),
  * BENCH_RETENTION_SECONDS (TASK_RETENTION_SECONDS of the Redis-backed server, default 5),
  * BENCH_SERVERS (comma-separated server names to run; unset: all).
@@ -54,7 +54,7 @@ const settings = {
   rounds: positiveInt('BENCH_ROUNDS', 3),
   durationSeconds: positiveInt('BENCH_DURATION', 5),
   connections: positiveInt('BENCH_CONNECTIONS', 10),
-  warmupSeconds: positiveInt('BENCH_WARMUP', 2, 0),
+  warmupSeconds: positiveInt('BENCH_WARMUP', 10, 0),
   pipelining: 1,
   targetRatio: TARGET_RATIO,
   retentionSeconds: positiveInt('BENCH_RETENTION_SECONDS', 5),
