@@ -5,6 +5,7 @@
 import { z } from 'zod'
 import { authSettings, checkAuth } from './auth/settings.js'
 import { ConfigError } from './domain/config-error.js'
+import { plainly } from './domain/issue-messages.js'
 import { wholeNumberFromText } from './domain/whole-number.js'
 
 export { ConfigError }
@@ -245,7 +246,7 @@ export type Config = z.infer<typeof ConfigSchema>
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   // An empty variable means "unset", as in most .env files.
   const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''))
-  const result = ConfigSchema.safeParse(present)
+  const result = ConfigSchema.safeParse(present, plainly)
   if (result.success) return result.data
   throw new ConfigError(
     result.error.issues.map((issue) => {

@@ -5,7 +5,7 @@
  * it names; the brief's card (neither) means the seed dialect at the card's `url`.
  */
 import { z } from 'zod'
-import { issueMessage } from '../domain/issue-messages.js'
+import { plainly } from '../domain/issue-messages.js'
 import { AgentCardError, AgentError, SkillNotDeclaredError } from './errors.js'
 import { agentErrorOf } from './agent-error.js'
 import type { CallOptions, HttpClient } from './http.js'
@@ -85,7 +85,7 @@ const issuesOf = (error: z.ZodError) =>
   error.issues.map((issue) => `${issue.path.join('.') || '(card)'}: ${issue.message}`).join('; ')
 
 function parse<T extends z.ZodType>(schema: T, raw: unknown, source: string): z.infer<T> {
-  const result = schema.safeParse(raw, { error: issueMessage })
+  const result = schema.safeParse(raw, plainly)
   if (!result.success) {
     const field = result.error.issues[0]?.path.join('.') || undefined
     throw new AgentCardError(source, issuesOf(result.error), {

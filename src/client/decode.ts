@@ -1,6 +1,6 @@
 /** Reading an agent's reply against a schema: a reply that does not fit is the agent's fault. */
 import type { z } from 'zod'
-import { issueMessage } from '../domain/issue-messages.js'
+import { plainly } from '../domain/issue-messages.js'
 import { InvalidAgentResponseError } from './errors.js'
 
 export function decode<S extends z.ZodType, T>(
@@ -9,7 +9,7 @@ export function decode<S extends z.ZodType, T>(
   what: string,
   read: (parsed: z.infer<S>) => T,
 ): T {
-  const result = schema.safeParse(value, { error: issueMessage })
+  const result = schema.safeParse(value, plainly)
   if (!result.success) {
     const problem = result.error.issues
       .slice(0, 3)

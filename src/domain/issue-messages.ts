@@ -47,3 +47,6 @@ export const issueMessage: z.core.$ZodErrorMap = (issue) => {
       return undefined
   }
 }
+
+/** The parse options that word every issue with `issueMessage`: `schema.safeParse(value, plainly)`. */
+export const plainly = { error: issueMessage }

@@ -5,7 +5,7 @@
 import type { FastifySchemaCompiler, FastifyTypeProvider } from 'fastify'
 import type { z } from 'zod'
 import { InvalidRequestError } from '../domain/errors.js'
-import { issueMessage } from '../domain/issue-messages.js'
+import { plainly } from '../domain/issue-messages.js'
 
 export interface ZodTypeProvider extends FastifyTypeProvider {
   validator: this['schema'] extends z.ZodType ? z.output<this['schema']> : unknown
@@ -19,12 +19,10 @@ const PART_NAMES: Record<string, string> = {
   headers: 'header',
 }
 
-const PLAIN = { error: issueMessage }
-
 export const zodValidatorCompiler: FastifySchemaCompiler<z.ZodType> =
   ({ schema, httpPart }) =>
   (data) => {
-    const result = schema.safeParse(data, PLAIN)
+    const result = schema.safeParse(data, plainly)
     if (result.success) return { value: result.data }
     const issue = result.error.issues[0]!
     if (httpPart === 'body' && issue.path.length === 0 && issue.code === 'invalid_type') {
@@ -41,7 +39,10 @@ export const zodValidatorCompiler: FastifySchemaCompiler<z.ZodType> =
 const pathSegment = (key: PropertyKey): string =>
   typeof key === 'number' ? `[${key}]` : String(key)
 
-/** A body that is not an object at all: absent (no Content-Type, so nothing was parsed) or not one. */
+/**
+ * A body that is not an object at all. Fastify hands a request without a body (and so without a
+ * Content-Type) to validation as null, as it does a body of just `null`: both are empty.
+ */
 const wholeBodyProblem = (body: unknown): string =>
   body === undefined || body === null
     ? 'the request body is empty; send a JSON object'

@@ -2,13 +2,11 @@
 import type { z } from 'zod'
 import { InvalidRequestError } from '../../domain/errors.js'
 import { fromProtoNames } from '../../protocol/v10/proto-json.js'
-import { issueMessage } from '../../domain/issue-messages.js'
-
-const PLAIN = { error: issueMessage }
+import { plainly } from '../../domain/issue-messages.js'
 
 /** Parses `value`; the first problem is an InvalidRequestError naming the field by its path. */
 export function parseParams<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
-  const result = schema.safeParse(value ?? {}, PLAIN)
+  const result = schema.safeParse(value ?? {}, plainly)
   if (result.success) return result.data
   const issue = result.error.issues[0]!
   if (issue.path.length === 0 && issue.code === 'invalid_type') {
