@@ -3,7 +3,7 @@
  * `process.env`. Every setting is documented in .env.example.
  */
 import { z } from 'zod'
-import { authSettings, checkAuth } from './auth/settings.js'
+import { MIN_SECRET_LENGTH, authSettings, checkAuth } from './auth/settings.js'
 import { ConfigError } from './domain/config-error.js'
 import { plainly } from './domain/issue-messages.js'
 import { wholeNumberFromText } from './domain/whole-number.js'
@@ -179,7 +179,12 @@ const Settings = z.object({
   /** How many records may wait for a slow or failing sink before new ones are dropped. */
   AUDIT_QUEUE_MAX: int(1).default(10_000),
   /** HS256 shared secret (at least 32 characters). Set one of this, _PUBLIC_KEY or AUTH_JWKS_URL. */
-  AUTH_JWT_SECRET: secret(z.string().min(32, 'must be at least 32 characters').optional()),
+  AUTH_JWT_SECRET: secret(
+    z
+      .string()
+      .min(MIN_SECRET_LENGTH, `must be at least ${MIN_SECRET_LENGTH} characters`)
+      .optional(),
+  ),
   /** An RS256/ES256 public key in PEM (`\\n` escapes allowed, for one-line env files). */
   AUTH_JWT_PUBLIC_KEY: z.string().min(1).optional(),
   /** A JWKS URL (the identity provider's keys); keys are cached and picked by `kid`. */

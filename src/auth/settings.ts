@@ -7,6 +7,9 @@ import type { KeyObject } from 'node:crypto'
 import type { z } from 'zod'
 
 export const HMAC_ALGORITHMS = ['HS256', 'HS384', 'HS512'] as const
+
+/** The shortest HS256 secret the server verifies with, and `a2a token` signs with. */
+export const MIN_SECRET_LENGTH = 32
 export const ASYMMETRIC_ALGORITHMS = [
   'RS256',
   'RS384',

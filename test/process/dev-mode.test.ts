@@ -171,6 +171,23 @@ describe('a2a (the built binary)', () => {
     expect((failure as { stderr: string }).stderr).toContain('AUTH_JWT_SECRET')
   })
 
+  it('token refuses a secret shorter than the server accepts, without showing it', async () => {
+    const env = { PATH: process.env.PATH ?? '' }
+    const fromFlag = await run(cli, ['token', '--secret', 'hunter2'], { env }).catch(
+      (error: { code: number; stderr: string }) => error,
+    )
+    expect(fromFlag).toMatchObject({ code: 64 })
+    expect((fromFlag as { stderr: string }).stderr).toBe(
+      'a2a token: --secret is 7 characters; an HS256 secret must be at least 32\n',
+    )
+    const fromEnv = await run(cli, ['token'], {
+      env: { ...env, AUTH_JWT_SECRET: 'hunter2-too-short' },
+    }).catch((error: { code: number; stderr: string }) => error)
+    expect(fromEnv).toMatchObject({ code: 78 })
+    expect((fromEnv as { stderr: string }).stderr).toContain('AUTH_JWT_SECRET is 17 characters')
+    expect((fromEnv as { stderr: string }).stderr).not.toContain('hunter2')
+  })
+
   it('an unknown command exits 64 with the usage, also one every object has', async () => {
     for (const name of ['nope', 'constructor']) {
       const failure = await run(cli, [name]).catch(

@@ -6,6 +6,7 @@
 import { parseArgs } from 'node:util'
 import { readDevSecret } from '../../auth/dev-secret.js'
 import { callerClaims, durationSeconds, signJwt } from '../../auth/jws.js'
+import { MIN_SECRET_LENGTH } from '../../auth/settings.js'
 import { ALL_SKILLS_SCOPE, INVOKE_SCOPE } from '../../domain/caller.js'
 
 export const summary = 'mint a bearer token (HS256) for this server'
@@ -70,6 +71,19 @@ export async function run(argv: string[], env = process.env): Promise<number> {
       `a2a token: no secret. Pass --secret, set AUTH_JWT_SECRET, or start the server in dev mode (npm start) so that it writes ${secretFile}\n`,
     )
     return 78
+  }
+  if (secret.length < MIN_SECRET_LENGTH) {
+    // The server refuses to start with such a secret: a token signed with it verifies nowhere.
+    const source =
+      values.secret !== undefined
+        ? '--secret'
+        : env.AUTH_JWT_SECRET
+          ? 'AUTH_JWT_SECRET'
+          : secretFile
+    process.stderr.write(
+      `a2a token: ${source} is ${secret.length} characters; an HS256 secret must be at least ${MIN_SECRET_LENGTH}\n`,
+    )
+    return values.secret !== undefined ? 64 : 78
   }
   const issuer = values.issuer ?? first(env.AUTH_JWT_ISSUER)
   const audience = values.audience ?? first(env.AUTH_JWT_AUDIENCE)
