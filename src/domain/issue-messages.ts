@@ -50,3 +50,13 @@ export const issueMessage: z.core.$ZodErrorMap = (issue) => {
 
 /** The parse options that word every issue with `issueMessage`: `schema.safeParse(value, plainly)`. */
 export const plainly = { error: issueMessage }
+
+/**
+ * What is wrong with a request body that is not a JSON object at all. Fastify hands a request
+ * without a body (and so without a Content-Type) to validation as null, as it does a body of
+ * just `null`: both are empty.
+ */
+export const bodyProblem = (body: unknown): string =>
+  body === undefined || body === null
+    ? 'the request body is empty; send a JSON object'
+    : 'the request body must be a JSON object'

@@ -5,7 +5,7 @@
 import type { FastifySchemaCompiler, FastifyTypeProvider } from 'fastify'
 import type { z } from 'zod'
 import { InvalidRequestError } from '../domain/errors.js'
-import { plainly } from '../domain/issue-messages.js'
+import { bodyProblem, plainly } from '../domain/issue-messages.js'
 
 export interface ZodTypeProvider extends FastifyTypeProvider {
   validator: this['schema'] extends z.ZodType ? z.output<this['schema']> : unknown
@@ -26,7 +26,7 @@ export const zodValidatorCompiler: FastifySchemaCompiler<z.ZodType> =
     if (result.success) return { value: result.data }
     const issue = result.error.issues[0]!
     if (httpPart === 'body' && issue.path.length === 0 && issue.code === 'invalid_type') {
-      return { error: new InvalidRequestError(wholeBodyProblem(data)) }
+      return { error: new InvalidRequestError(bodyProblem(data)) }
     }
     const prefix = PART_NAMES[httpPart ?? 'body'] ?? ''
     const field = [prefix, ...issue.path.map(pathSegment)]
@@ -38,12 +38,3 @@ export const zodValidatorCompiler: FastifySchemaCompiler<z.ZodType> =
 
 const pathSegment = (key: PropertyKey): string =>
   typeof key === 'number' ? `[${key}]` : String(key)
-
-/**
- * A body that is not an object at all. Fastify hands a request without a body (and so without a
- * Content-Type) to validation as null, as it does a body of just `null`: both are empty.
- */
-const wholeBodyProblem = (body: unknown): string =>
-  body === undefined || body === null
-    ? 'the request body is empty; send a JSON object'
-    : 'the request body must be a JSON object'

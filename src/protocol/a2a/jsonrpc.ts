@@ -12,9 +12,13 @@ export interface JsonRpcCall {
   params: unknown
 }
 
+/** A JSON object: not null, not an array. */
+export const isJsonObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value)
+
 /** The id to answer with, whatever else is wrong with the request (null when there is none). */
 export function idOf(body: unknown): JsonRpcId {
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) return null
+  if (!isJsonObject(body)) return null
   const { id } = body as { id?: unknown }
   return typeof id === 'string' || typeof id === 'number' ? id : null
 }
@@ -22,10 +26,10 @@ export function idOf(body: unknown): JsonRpcId {
 /** Reads the envelope; a body that is not a JSON-RPC request is -32600 Invalid Request. */
 export function readCall(body: unknown): JsonRpcCall {
   if (Array.isArray(body)) throw new InvalidRpcRequestError('Batch requests are not supported')
-  if (body === null || typeof body !== 'object') {
+  if (!isJsonObject(body)) {
     throw new InvalidRpcRequestError('Invalid JSON-RPC request: the body is not an object')
   }
-  const { jsonrpc, id, method, params } = body as Record<string, unknown>
+  const { jsonrpc, id, method, params } = body
   if (jsonrpc !== '2.0') invalid('jsonrpc must be "2.0"')
   if (id !== undefined && id !== null && typeof id !== 'string' && typeof id !== 'number') {
     invalid('id must be a string, number or null')

@@ -32,7 +32,7 @@ describe('HTTP+JSON binding', () => {
   it('says in plain words what is wrong with the body or one of its fields (400)', async () => {
     app = await testApp({}, { skills: [echoSkill] })
     const message = async (body: unknown) => (await send(body)).json().error.message
-    expect(await message([1])).toBe('the request must be a JSON object')
+    expect(await message([1])).toBe('the request body must be a JSON object')
     expect(await message({})).toBe('message: is required')
     const parts = [{ text: 5 }]
     expect(await message({ message: { ...v10Message('x'), parts } })).toBe(

@@ -7,7 +7,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import type { A2AError } from '../../../domain/errors.js'
 import { InvalidRequestError, MethodNotFoundError } from '../../../domain/errors.js'
 import type { JsonRpcId } from '../../../protocol/a2a/jsonrpc.js'
-import { idOf, readCall, rpcResult } from '../../../protocol/a2a/jsonrpc.js'
+import { idOf, isJsonObject, readCall, rpcResult } from '../../../protocol/a2a/jsonrpc.js'
 import type { ProtocolVersion } from '../../../protocol/a2a/versions.js'
 import { protocolVersionOf } from '../../../protocol/a2a/versions.js'
 import { v03RpcErrorReply } from '../../../protocol/v03/errors.js'
@@ -69,7 +69,7 @@ const jsonRpc: FastifyPluginAsync<JsonRpcRoutesOptions> = async (app, options) =
     const method = Object.hasOwn(methods, call.method) ? methods[call.method] : undefined
     if (!method) throw new MethodNotFoundError(call.method)
     // Every A2A method takes its params by name (null or none: no params).
-    if (call.params != null && !isObject(call.params)) {
+    if (call.params != null && !isJsonObject(call.params)) {
       throw new InvalidRequestError('params must be an object')
     }
     const answer = await method({
@@ -91,6 +91,3 @@ const jsonRpc: FastifyPluginAsync<JsonRpcRoutesOptions> = async (app, options) =
 }
 
 export default jsonRpc
-
-const isObject = (value: unknown): boolean =>
-  value !== null && typeof value === 'object' && !Array.isArray(value)
