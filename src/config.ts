@@ -6,6 +6,7 @@ import { z } from 'zod'
 import { MIN_SECRET_LENGTH, authSettings, checkAuth } from './auth/settings.js'
 import { ConfigError } from './domain/config-error.js'
 import { plainly } from './domain/issue-messages.js'
+import { withoutPassword } from './domain/url-password.js'
 import { wholeNumberFromText } from './domain/whole-number.js'
 
 export { ConfigError }
@@ -270,7 +271,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 function shown(name: string, value: string): string {
   const setting = (Settings.shape as Record<string, z.ZodType | undefined>)[name]
   if (setting?.meta()?.secret === true) return `got ${value.length} characters, not shown`
-  return `got "${value.replace(/^([a-z][a-z\d+.-]*:\/\/[^/?#@:]*:)[^/?#@]*@/i, '$1***@')}"`
+  return `got "${withoutPassword(value)}"`
 }
 
 /** A test or embedding helper: defaults plus overrides, without touching process.env. */

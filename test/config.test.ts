@@ -87,6 +87,12 @@ describe('configuration from the environment', () => {
     const redis = message({ REDIS_URL: 'redis://default:hunter2@localhost:99999' })
     expect(redis).toContain('(got "redis://default:***@localhost:99999")')
     expect(redis).not.toContain('hunter2')
+    // A password typed without percent-encoding: masked whole, up to the last "@".
+    for (const password of ['hun@ter2', 'hun/ter2', 'hun?ter#2']) {
+      const raw = message({ REDIS_URL: `redis://default:${password}@localhost:99999` })
+      expect(raw).toContain('(got "redis://default:***@localhost:99999")')
+      expect(raw).not.toContain('ter2')
+    }
     const both = message({
       ORCHESTRATOR_AGENT_TOKEN: 'hunter2',
       ORCHESTRATOR_AGENT_TOKEN_FILE: '/run/secrets/token',

@@ -14,6 +14,7 @@ import { readAuditFile, readAuditStream } from '../../audit/read.js'
 import type { ChainHead } from '../../audit/record.js'
 import type { Verdict } from '../../audit/verify.js'
 import { verifyChain } from '../../audit/verify.js'
+import { withoutPassword } from '../../domain/url-password.js'
 
 export const summary = "check the audit trail's hash chain"
 
@@ -74,7 +75,10 @@ export async function run(
   try {
     trail = file
       ? { records: await readAuditFile(file), source: file }
-      : { ...(await fromRedis(values.redis!, values.prefix)), source: redacted(values.redis!) }
+      : {
+          ...(await fromRedis(values.redis!, values.prefix)),
+          source: withoutPassword(values.redis!),
+        }
   } catch (error) {
     io.err.write(
       `cannot read the audit trail: ${error instanceof Error ? error.message : String(error)}\n`,
@@ -119,15 +123,4 @@ function describe(verdict: Verdict, source: string): string {
     `ok: ${source}: ${verdict.count} records, chain intact ${from} to seq ${verdict.last!.seq}\n` +
     `  last hash: ${verdict.last!.hash}\n`
   )
-}
-
-/** A Redis URL as it may be printed: without its password. */
-function redacted(url: string): string {
-  try {
-    const parsed = new URL(url)
-    if (parsed.password) parsed.password = '***'
-    return parsed.toString()
-  } catch {
-    return 'redis'
-  }
 }
