@@ -200,7 +200,7 @@ const Settings = z.object({
   AUTH_CLOCK_SKEW_SECONDS: int(0, 300).default(30),
   /** The claim that names the caller's tenant; tasks are owned per tenant and subject. */
   AUTH_TENANT_CLAIM: z.string().min(1).default('tenant'),
-  /** Where a dev-mode server writes its ephemeral secret for `a2a token` (mode 0600). */
+  /** Where dev-mode servers keep their secret for `a2a token` (mode 0600). */
   AUTH_DEV_SECRET_FILE: z.string().min(1).default('.a2a/dev-secret'),
   /** Agent registry: how often a registered agent's card is read to check its health. */
   REGISTRY_CHECK_INTERVAL_MS: int(100).default(30_000),

@@ -4,15 +4,19 @@
  * with exits 78 (EX_CONFIG) with a message naming it; any other start failure exits 1.
  */
 import { buildApp } from './app.js'
-import { newDevSecret, removeDevSecret, writeDevSecret } from './auth/dev-secret.js'
+import { devSecretIn } from './auth/dev-secret.js'
 import { devToken } from './auth/dev-token.js'
 import type { Config } from './config.js'
 import { ConfigError, loadConfig } from './config.js'
 
 async function main(): Promise<void> {
   const config = loadConfig()
-  const devSecret = config.AUTH.mode === 'dev' ? newDevSecret() : undefined
-  const app = await buildApp(config, { ...(devSecret && { devSecret }) })
+  // Read (or made) before listening: once the server answers, `a2a token` can mint for it.
+  const dev =
+    config.AUTH.mode === 'dev'
+      ? { secretFile: config.AUTH.secretFile, secret: await devSecretIn(config.AUTH.secretFile) }
+      : undefined
+  const app = await buildApp(config, { ...(dev && { devSecret: dev.secret }) })
   let closing = false
   const close = (signal: NodeJS.Signals) => {
     if (closing) return
@@ -29,8 +33,6 @@ async function main(): Promise<void> {
   process.once('SIGTERM', close)
   process.once('SIGINT', close)
 
-  // Written before listening: once the server answers, `a2a token` can mint for it.
-  if (devSecret) await keepDevSecret(config, devSecret)
   await app.listen({ host: config.HOST, port: config.PORT })
   app.log.info(
     {
@@ -41,34 +43,27 @@ async function main(): Promise<void> {
     },
     `A2A agent ready: curl ${config.PUBLIC_URL}/.well-known/agent.json`,
   )
-  if (devSecret) announceDevMode(config, devSecret, app.log)
-}
-
-async function keepDevSecret(config: Config, secret: string): Promise<void> {
-  if (config.AUTH.mode !== 'dev') return
-  const file = config.AUTH.secretFile
-  await writeDevSecret(file, secret)
-  process.once('exit', () => removeDevSecret(file, secret))
+  if (dev) announceDevMode(config, dev, app.log)
 }
 
 /**
- * Dev mode: no AUTH_* settings outside production. The ephemeral secret is in a 0600 file for
+ * Dev mode: no AUTH_* settings outside production. The secret is in a 0600 file for
  * `a2a token`; a ready token and a curl line go to stderr, for the person at the terminal.
  */
 function announceDevMode(
   config: Config,
-  secret: string,
+  { secret, secretFile }: { secret: string; secretFile: string },
   log: { warn(object: object, message: string): void },
 ): void {
   log.warn(
-    { auth: 'dev', secretFile: config.AUTH.mode === 'dev' ? config.AUTH.secretFile : undefined },
-    'DEV MODE: tokens are signed with an ephemeral secret made at start; set AUTH_JWT_SECRET, AUTH_JWT_PUBLIC_KEY or AUTH_JWKS_URL for real use',
+    { auth: 'dev', secretFile },
+    'DEV MODE: tokens are signed with the dev secret in AUTH_DEV_SECRET_FILE; set AUTH_JWT_SECRET, AUTH_JWT_PUBLIC_KEY or AUTH_JWKS_URL for real use',
   )
   const token = devToken(secret)
   process.stderr.write(
     [
       '',
-      'DEV MODE - authentication uses an ephemeral secret (new at every start).',
+      `DEV MODE - tokens are signed with the dev secret in ${secretFile} (delete it for a new one).`,
       `Token (1 hour, scopes a2a:invoke skill:*): ${token}`,
       `Try: curl -H "Authorization: Bearer ${token}" ${config.PUBLIC_URL}/a2a/rest/extendedAgentCard`,
       'Mint more with: npx a2a token --sub alice --scope a2a:invoke --scope skill:echo',

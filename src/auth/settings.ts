@@ -1,6 +1,6 @@
 /**
  * How tokens are verified, from the AUTH_* settings: one of three key sources, or dev mode
- * (no settings outside production: an ephemeral HS256 secret made at start).
+ * (no settings outside production: an HS256 secret kept in AUTH_DEV_SECRET_FILE).
  */
 import { createPublicKey } from 'node:crypto'
 import type { KeyObject } from 'node:crypto'
@@ -84,7 +84,7 @@ export function checkAuth(env: AuthEnv, context: z.RefinementCtx): void {
   if (set.length === 0 && env.NODE_ENV === 'production') {
     issue(
       'AUTH_JWT_SECRET',
-      `production needs token verification: set one of ${SOURCES.join(', ')} (dev mode, with its ephemeral secret, runs only when NODE_ENV is not production)`,
+      `production needs token verification: set one of ${SOURCES.join(', ')} (dev mode, with its dev secret, runs only when NODE_ENV is not production)`,
     )
     return
   }

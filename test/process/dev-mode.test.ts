@@ -1,11 +1,12 @@
 /**
  * Dev mode and its refusal in production, as a person starts the built server: without AUTH_*
- * settings it prints a token that works (and writes the 0600 secret file `a2a token` uses); in
+ * settings it prints a token that works (and keeps the 0600 secret file `a2a token` uses, which
+ * every dev server started in the same directory shares); in
  * production it exits 78 naming the setting. `a2a token` runs as the built binary.
  */
 import { execFile, execFileSync, spawn } from 'node:child_process'
 import type { ChildProcess } from 'node:child_process'
-import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs'
+import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -112,7 +113,47 @@ describe('dev mode (no AUTH_* settings, NODE_ENV development)', () => {
 
     server.child.kill('SIGTERM')
     expect(await server.exited).toBe(0)
-    expect(existsSync(secretFile)).toBe(false)
+    // Kept for the next start: a token minted now still works after a restart.
+    expect(existsSync(secretFile)).toBe(true)
+  })
+
+  it('servers started in one directory sign with one secret, and a failed start leaves it', async () => {
+    const shared = join(dir, 'shared', 'dev-secret')
+    const env = { NODE_ENV: 'development', AUTH_DEV_SECRET_FILE: shared }
+    const ports = [await freePort(), await freePort()]
+    const servers = ports.map((port) => spawnServer({ ...env, PORT: String(port) }))
+    for (const server of servers) {
+      await waitFor(() => /Token \(1 hour/.exec(server.stderr())?.[0], 'the dev token')
+    }
+    // The same command once more, by mistake: the port is taken, and the secret stays.
+    const again = spawnServer({ ...env, PORT: String(ports[0]) })
+    expect(await again.exited).toBe(1)
+    expect(again.stderr()).toContain('EADDRINUSE')
+
+    const minted = await run(join(root, 'dist', 'cli', 'main.js'), ['token'], {
+      env: { PATH: process.env.PATH ?? '', AUTH_DEV_SECRET_FILE: shared },
+    })
+    for (const port of ports) {
+      const answer = await fetch(`http://127.0.0.1:${port}/a2a/rest/tasks`, {
+        headers: { authorization: `Bearer ${minted.stdout.trim()}` },
+      })
+      expect(answer.status).toBe(200)
+    }
+    for (const server of servers) server.child.kill('SIGTERM')
+    expect(await Promise.all(servers.map((server) => server.exited))).toEqual([0, 0])
+  })
+
+  it('refuses a secret file that holds too short a secret, naming the setting', async () => {
+    const short = join(dir, 'short-secret')
+    writeFileSync(short, 'hunter2\n', { mode: 0o600 })
+    const server = spawnServer({
+      NODE_ENV: 'development',
+      PORT: String(await freePort()),
+      AUTH_DEV_SECRET_FILE: short,
+    })
+    expect(await server.exited).toBe(78)
+    expect(server.stderr()).toContain(`AUTH_DEV_SECRET_FILE: ${short} holds 7 characters`)
+    expect(server.stderr()).not.toContain('hunter2')
   })
 })
 

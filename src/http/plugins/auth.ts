@@ -28,7 +28,7 @@ import { auditAuthFailure, auditPermissionDenial } from './audit.js'
 
 export interface AuthPluginOptions {
   settings: AuthSettings
-  /** Dev mode's ephemeral secret (ignored in the other modes). */
+  /** Dev mode's secret (ignored in the other modes). */
   devSecret: string
 }
 
