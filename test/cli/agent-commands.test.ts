@@ -373,3 +373,44 @@ describe.concurrent('failures: one line on stderr, a documented exit code, no st
     expect(run.stderr).toContain('ENOENT')
   })
 })
+
+describe('a2a send, when the agent answers before the task has ended', () => {
+  // The agent's blocking send gives up after 100 ms: a slower task comes back still working.
+  let impatient: FastifyInstance
+  let impatientUrl: string
+
+  beforeAll(async () => {
+    const port = await freePort()
+    impatientUrl = `http://127.0.0.1:${port}`
+    impatient = await testApp(
+      { PUBLIC_URL: impatientUrl, DEFAULT_SKILL: 'echo', SEND_WAIT_MS: '100' },
+      { skills: [echoSkill, slowSkill(1_000), { ...slowSkill(), id: 'forever' }] },
+    )
+    await impatient.listen({ host: '127.0.0.1', port })
+  })
+  afterAll(() => impatient.close())
+
+  it('says at once which task it waits for, then shows it once it ends', async () => {
+    const run = await runCli(['send', impatientUrl, '--skill', 'slow', 'wait'], { env })
+    expect(run.code).toBe(0)
+    expect(withoutIds(run.stderr)).toBe(
+      'a2a: task <id> is working; waiting for it to end (at most 60000 ms)\n',
+    )
+    expect(run.stdout.trim().split('\n').at(-1)).toBe('[completed] slow done')
+  })
+
+  it('stops waiting after --timeout: exit 75, with how to look at the task later', async () => {
+    const run = await runCli(
+      ['send', impatientUrl, '--skill', 'forever', '--timeout', '1500', 'wait'],
+      { env },
+    )
+    expect(run.code).toBe(75)
+    expect(run.stdout.trim().split('\n').at(-1)).toBe('[working] started')
+    const taskId = /task (\S+) is working/.exec(run.stderr)?.[1]
+    expect(run.stderr).toBe(
+      `a2a: task ${taskId} is working; waiting for it to end (at most 1500 ms)\n` +
+        `a2a: task ${taskId} has not ended after 1500 ms. See it later with:\n` +
+        `  a2a get ${impatientUrl} ${taskId}\n`,
+    )
+  })
+})

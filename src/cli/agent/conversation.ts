@@ -4,6 +4,7 @@
  */
 import type { Writable } from 'node:stream'
 import type { A2AClient } from '../../client/client.js'
+import { A2ATimeoutError } from '../../client/errors.js'
 import type { RemoteTask, SendInput, SendResult, StreamEvent } from '../../client/model.js'
 import { isFinal } from '../../domain/state-machine.js'
 import type { Answers } from './answers.js'
@@ -13,8 +14,10 @@ import { questionOf } from './render.js'
 
 export interface Conversation {
   client: A2AClient
-  /** The agent's URL as the user gave it, for the hint that continues a task later. */
+  /** The agent's URL as the user gave it, for the hints that pick a task up later. */
   url: string
+  /** How long to poll a task the agent answered before it ended (--timeout). */
+  waitMs: number
   input: SendInput
   /** An input-required task to answer with `input` instead of starting a new one. */
   taskId?: string | undefined
@@ -37,8 +40,11 @@ export async function sendAndFollow(
   for (;;) {
     if (result.kind === 'message') return reply(talk, printer, result)
     let task = result
-    // The agent answered before the task was done (its wait ran out): poll until it is.
-    if (!isFinal(task.status.state)) task = await talk.client.waitForCompletion(task.id)
+    if (!isFinal(task.status.state)) {
+      const ended = await waitForEnd(talk, task)
+      if (ended === undefined) return stillRunning(talk, printer, task)
+      task = ended
+    }
     if (!talk.json) printer.task(task)
     if (task.status.state !== 'input-required') return finish(talk, task)
     const answer = await ask(talk, task)
@@ -101,6 +107,32 @@ function apply(task: RemoteTask | undefined, event: StreamEvent): RemoteTask {
     history: [],
   }
   return event.kind === 'status-update' ? { ...known, status: event.status } : known
+}
+
+/**
+ * The agent answered before the task was done (its own wait ran out): says so at once, with the
+ * task's id, then polls for at most --timeout; undefined when the task is still running then.
+ */
+async function waitForEnd(talk: Conversation, task: RemoteTask): Promise<RemoteTask | undefined> {
+  talk.err.write(
+    `a2a: task ${task.id} is ${task.status.state}; waiting for it to end (at most ${talk.waitMs} ms)\n`,
+  )
+  try {
+    return await talk.client.waitForCompletion(task.id, { timeoutMs: talk.waitMs })
+  } catch (error) {
+    if (error instanceof A2ATimeoutError) return undefined
+    throw error
+  }
+}
+
+/** Prints the task as it was last seen, and how to look at it later; exits "try again". */
+function stillRunning(talk: Conversation, printer: Printer, task: RemoteTask): number {
+  if (!talk.json) printer.task(task)
+  talk.err.write(
+    `a2a: task ${task.id} has not ended after ${talk.waitMs} ms. See it later with:\n` +
+      `  a2a get ${talk.url} ${task.id}\n`,
+  )
+  return finish(talk, task)
 }
 
 async function firstSend(talk: Conversation): Promise<SendResult> {

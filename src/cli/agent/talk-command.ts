@@ -56,6 +56,7 @@ export function talk(mode: 'send' | 'stream', usage: string, argv: string[], io:
         const conversation = {
           client,
           url: connection.url,
+          waitMs: connection.timeoutMs,
           input,
           taskId: task,
           answers,
