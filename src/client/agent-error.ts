@@ -54,7 +54,7 @@ export function isRpcErrorObject(value: unknown): value is RpcErrorObject {
   return isRecord(value) && typeof value.code === 'number' && typeof value.message === 'string'
 }
 
-/** The AgentError a non-success reply stands for; an unreadable body becomes the message. */
+/** The AgentError a non-success reply stands for; a body that is not an A2A error is summed up. */
 export function agentErrorOf(status: number, body: string): AgentError {
   let parsed: unknown
   try {
@@ -87,6 +87,25 @@ export function agentErrorOf(status: number, body: string): AgentError {
       })
     }
   }
-  const text = body.trim().slice(0, 2_000)
-  return new AgentError(text === '' ? `HTTP ${status}` : text, { status, code: status })
+  return new AgentError(summaryOf(body) ?? `HTTP ${status}`, { status, code: status })
 }
+
+/** The most a message quotes of a body that is not an A2A error. */
+const QUOTED_MAX = 200
+
+/**
+ * One line that says what a body that is not an A2A error holds, for a message: an HTML page
+ * (a proxy's or a web server's error page) by its title, any other text by its first line.
+ */
+function summaryOf(body: string): string | undefined {
+  const text = body.trim()
+  if (text === '') return undefined
+  if (/^<(!doctype html|html|head|body)\b/i.test(text)) {
+    const title = /<title[^>]*>([^<]*)<\/title>/i.exec(text)?.[1]?.trim()
+    return title ? `an HTML page, "${clipped(title)}"` : 'an HTML page'
+  }
+  return clipped(text.split('\n', 1)[0]!.trim())
+}
+
+const clipped = (text: string): string =>
+  text.length > QUOTED_MAX ? `${text.slice(0, QUOTED_MAX)}…` : text

@@ -4,6 +4,8 @@
  * stderr, and the exit codes docs/client.md documents.
  */
 import { writeFileSync, mkdtempSync, rmSync } from 'node:fs'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { FastifyInstance } from 'fastify'
@@ -115,6 +117,26 @@ describe.concurrent('a2a card', () => {
     expect(seed.stdout).toContain(`Dialect:   seed at ${url}\n`)
     const v03 = await runCli(['card', url, '--dialect', 'jsonrpc-0.3'], { env })
     expect(v03.stdout).toContain(`Dialect:   jsonrpc-0.3 at ${url}/a2a/jsonrpc\n`)
+  })
+
+  it('a URL where no agent answers, but a web server does, exits 76 in one line', async () => {
+    const web = createServer((_request, response) => {
+      response.writeHead(404, { 'content-type': 'text/html' })
+      response.end(
+        '<!DOCTYPE html>\n<html><head><title>Not Found</title></head>\n<body></body></html>',
+      )
+    })
+    await new Promise<void>((resolve) => web.listen(0, '127.0.0.1', resolve))
+    const site = `http://127.0.0.1:${(web.address() as AddressInfo).port}`
+    try {
+      const run = await runCli(['card', site], { env })
+      expect(run.code).toBe(76)
+      expect(run.stderr).toBe(
+        `a2a card: Agent Card at ${site}/.well-known/agent-card.json or ${site}/.well-known/agent.json is not usable: HTTP 404: an HTML page, "Not Found"\n`,
+      )
+    } finally {
+      web.close()
+    }
   })
 })
 

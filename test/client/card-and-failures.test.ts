@@ -87,6 +87,25 @@ describe('Agent Card resolution', () => {
     )
   })
 
+  it("sums up a web server's HTML error page in one line", async () => {
+    const page =
+      '<!DOCTYPE html>\n<html><head><title>404 Not Found</title></head>\n' +
+      `<body><h1>Not Found</h1><p>${'The requested URL was not found. '.repeat(40)}</p></body></html>\n`
+    routes = {
+      '/.well-known/agent-card.json': { status: 404, body: page },
+      '/.well-known/agent.json': { status: 404, body: page },
+    }
+    const error = await A2AClient.connect(url).catch((e: unknown) => e)
+    expect((error as Error).message).toBe(
+      `Agent Card at ${url}/.well-known/agent-card.json or ${url}/.well-known/agent.json is not usable: HTTP 404: an HTML page, "404 Not Found"`,
+    )
+    routes = { '/.well-known/agent-card.json': { status: 502, body: `${'x'.repeat(300)}\nmore` } }
+    const long = await A2AClient.connect(url).catch((e: unknown) => e)
+    expect((long as Error).message).toBe(
+      `Agent Card at ${url}/.well-known/agent-card.json is not usable: HTTP 502: ${'x'.repeat(200)}…`,
+    )
+  })
+
   it('refuses a streaming call to an agent whose card says it does not stream', async () => {
     routes = { '/.well-known/agent.json': { status: 200, body: JSON.stringify(seedCard()) } }
     const client = await A2AClient.connect(url)

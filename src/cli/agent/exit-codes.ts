@@ -85,6 +85,8 @@ export function exitCodeOf(error: unknown): number {
     return EXIT.unavailable
   }
   if (error instanceof AgentCardError) {
+    // No card where an agent serves one: whatever answers there is not an A2A agent.
+    if (error.problem === 'not-found') return EXIT.protocol
     // A card behind an answer that is an error of its own (a 401 before the card, a 503).
     return error.cause instanceof AgentError ? exitCodeOf(error.cause) : EXIT.protocol
   }
@@ -120,6 +122,6 @@ export const EXIT_HELP = `Exit codes:
   66  a --file cannot be read
   69  the agent cannot be reached
   75  timed out, or the agent is busy (HTTP 429, 503)
-  76  the agent's answer or card is not A2A this client can use
+  76  no Agent Card at the URL, or an answer or card that is not A2A this client can use
   77  authentication refused (HTTP 401, 403: no token, bad token, missing scope)
 `
