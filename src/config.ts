@@ -7,6 +7,7 @@ import { MIN_SECRET_LENGTH, authSettings, checkAuth } from './auth/settings.js'
 import { ConfigError } from './domain/config-error.js'
 import { plainly } from './domain/issue-messages.js'
 import { withoutPassword } from './domain/url-password.js'
+import { TrustProxySetting } from './http/trust-proxy.js'
 import { wholeNumberFromText } from './domain/whole-number.js'
 
 export { ConfigError }
@@ -140,18 +141,7 @@ const Settings = z.object({
    * Which proxies may set X-Forwarded-For (the client address that rate limits key on):
    * `false`, `true`, a hop count, or comma-separated addresses/CIDRs.
    */
-  TRUST_PROXY: z
-    .string()
-    .default('false')
-    .transform((value): boolean | string[] | ((address: string, hop: number) => boolean) => {
-      if (value === 'true' || value === 'false') return value === 'true'
-      // A hop count: trust that many proxies in front of this server.
-      if (/^\d+$/.test(value)) return (_address, hop) => hop < Number(value)
-      return value
-        .split(',')
-        .map((item) => item.trim())
-        .filter(Boolean)
-    }),
+  TRUST_PROXY: TrustProxySetting,
 
   /** Redis for tasks, events and the work queue; unset keeps everything in this process. */
   REDIS_URL: url('redis', 'rediss').optional(),

@@ -1,3 +1,4 @@
+import Fastify from 'fastify'
 import { describe, expect, it } from 'vitest'
 import { ConfigError, loadConfig } from '../src/config.js'
 
@@ -100,6 +101,31 @@ describe('configuration from the environment', () => {
     })
     expect(both).toContain('ORCHESTRATOR_AGENT_TOKEN_FILE: set ORCHESTRATOR_AGENT_TOKEN or')
     expect(both).not.toContain('hunter2')
+  })
+
+  it('takes the TRUST_PROXY values Fastify takes, and names the setting for any other', () => {
+    for (const value of [
+      '10.0.0.0/8,127.0.0.1',
+      'loopback, uniquelocal',
+      '::1',
+      'fd00::/8',
+      '10.0.0.0/255.0.0.0',
+    ]) {
+      const { TRUST_PROXY } = loadConfig({ TRUST_PROXY: value })
+      expect(() => Fastify({ trustProxy: TRUST_PROXY as string[] })).not.toThrow()
+    }
+    expect(loadConfig({ TRUST_PROXY: 'true' }).TRUST_PROXY).toBe(true)
+    for (const value of [
+      'yes',
+      '10.0.0.0/33',
+      '10.0.0.1/2/3',
+      'fd00::/255.0.0.0',
+      'proxy.internal',
+    ]) {
+      expect(refusal({ TRUST_PROXY: value }).problems).toEqual([
+        `TRUST_PROXY: must be true, false, a hop count, or IP addresses and ranges (10.0.0.0/8), comma-separated (got "${value}")`,
+      ])
+    }
   })
 
   it('rejects a PUBLIC_URL that is not http or https', () => {
