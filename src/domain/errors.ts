@@ -243,8 +243,9 @@ export class ContentTypeNotSupportedError extends A2AError {
 
 export class MethodNotFoundError extends A2AError {
   readonly code = 'METHOD_NOT_FOUND'
-  constructor(method: string) {
-    super(`Method not found: ${method}`, { method })
+  /** `hint`: a sentence on what would find it (a method of another protocol version). */
+  constructor(method: string, hint?: string) {
+    super(`Method not found: ${method}${hint ? `. ${hint}` : ''}`, { method })
   }
 }
 

@@ -310,10 +310,20 @@ describe('JSON-RPC envelope and version routing (§9, §3.2.6)', () => {
     })
   })
 
-  it('routes a 1.0 method name without the header to 0.3, where it does not exist', async () => {
+  it('routes a 1.0 method name without the header to 0.3, where it does not exist, and says so', async () => {
     app = await testApp({}, { skills: [echoSkill] })
     const { body } = await rpc(app, 'GetTask', { id: 'x' }, { version: null })
-    expect(body.error).toMatchObject({ code: -32601, message: 'Method not found: GetTask' })
+    expect(body.error).toMatchObject({
+      code: -32601,
+      message:
+        'Method not found: GetTask. It is an A2A 1.0 method: send the header A2A-Version: 1.0 (a request without it is read as 0.3)',
+    })
+    const v03 = await rpc(app, 'tasks/get', { id: 'x' }, { version: '1.0' })
+    expect(v03.body.error).toMatchObject({
+      code: -32601,
+      message:
+        'Method not found: tasks/get. It is an A2A 0.3 method: send the header A2A-Version: 0.3 (this request says 1.0)',
+    })
   })
 
   it('knows no method by a name every object has (valueOf, constructor, __proto__)', async () => {

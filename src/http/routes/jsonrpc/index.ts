@@ -31,8 +31,25 @@ const METHODS = { '1.0': v10Methods, '0.3': v03Methods } as const
 
 /** The version a request asked for; an unsupported one is answered in 1.0's error shape. */
 function versionOf(request: FastifyRequest): ProtocolVersion {
+  return protocolVersionOf(askedVersionOf(request))
+}
+
+function askedVersionOf(request: FastifyRequest): string | string[] | undefined {
   const query = request.query as Record<string, string | undefined> | undefined
-  return protocolVersionOf(request.headers['a2a-version'] ?? query?.['A2A-Version'])
+  return request.headers['a2a-version'] ?? query?.['A2A-Version']
+}
+
+/** A method of another version than the request's: says which, and how to ask for it. */
+function otherVersionHint(request: FastifyRequest, version: ProtocolVersion, method: string) {
+  const other = (Object.keys(METHODS) as ProtocolVersion[]).find(
+    (candidate) => candidate !== version && Object.hasOwn(METHODS[candidate], method),
+  )
+  if (other === undefined) return undefined
+  const read =
+    askedVersionOf(request) === undefined
+      ? `a request without it is read as ${version}`
+      : `this request says ${version}`
+  return `It is an A2A ${other} method: send the header A2A-Version: ${other} (${read})`
 }
 
 function errorReply(request: FastifyRequest, error: A2AError, id: JsonRpcId) {
@@ -67,7 +84,9 @@ const jsonRpc: FastifyPluginAsync<JsonRpcRoutesOptions> = async (app, options) =
     const methods = METHODS[version]
     // Own names only: `valueOf` or `constructor` is no method of ours.
     const method = Object.hasOwn(methods, call.method) ? methods[call.method] : undefined
-    if (!method) throw new MethodNotFoundError(call.method)
+    if (!method) {
+      throw new MethodNotFoundError(call.method, otherVersionHint(request, version, call.method))
+    }
     // Every A2A method takes its params by name (null or none: no params).
     if (call.params != null && !isJsonObject(call.params)) {
       throw new InvalidRequestError('params must be an object')
