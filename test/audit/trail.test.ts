@@ -166,6 +166,10 @@ describe('a2a audit verify --file', () => {
     const missing = await verify('--file', join(dir, 'absent.jsonl'))
     expect(missing.code).toBe(2)
     expect(missing.err).toContain('cannot read the audit trail')
+    writeFileSync(join(dir, 'empty.jsonl'), '')
+    const empty = await verify(join(dir, 'empty.jsonl'))
+    expect(empty).toMatchObject({ code: 2, out: '' })
+    expect(empty.err).toBe(`a2a audit: ${join(dir, 'empty.jsonl')} holds no audit records\n`)
     const quiet = { out: { write: () => true }, err: { write: () => true } }
     expect(await run(['rewrite'], quiet)).toBe(2)
   })
@@ -228,6 +232,17 @@ describe('a2a audit verify --redis', () => {
     await rewrite(stream, records)
     const checked = await verify('--redis', REDIS_URL, '--prefix', prefix, '--json')
     expect(JSON.parse(checked.out)).toMatchObject({ ok: false, reason: 'reordered', index: 5 })
+  })
+
+  it('finds nothing under a mistyped prefix: exit 2, saying where it looked', async () => {
+    await streamTrail()
+    const typo = prefix.slice(0, -1)
+    const checked = await verify('--redis', REDIS_URL, '--prefix', typo)
+    expect(checked).toMatchObject({ code: 2, out: '' })
+    expect(checked.err).toBe(
+      `a2a audit: ${REDIS_URL} holds no audit records under ${typo}audit:{trail} ` +
+        `(--prefix is the server's REDIS_KEY_PREFIX, its last ":" included)\n`,
+    )
   })
 
   it('cannot reach Redis: exit 2 with the reason, and no password printed', async () => {

@@ -5,11 +5,13 @@
  *   a2a audit verify <path> | --file <path>         [--json]
  *   a2a audit verify --redis <url> [--prefix <p>]   [--json]
  *
- * Exit codes: 0 the chain is intact, 1 it is broken, 2 a usage error or the trail cannot be read.
+ * Exit codes: 0 the chain is intact, 1 it is broken, 2 a usage error, or the trail cannot be
+ * read or holds no record.
  */
 import { parseArgs } from 'node:util'
 import type { Writable } from 'node:stream'
 import { Redis } from 'ioredis'
+import { auditKeys } from '../../audit/keys.js'
 import { readAuditFile, readAuditStream } from '../../audit/read.js'
 import type { ChainHead } from '../../audit/record.js'
 import type { Verdict } from '../../audit/verify.js'
@@ -22,7 +24,8 @@ export const USAGE = `Usage:
   a2a audit verify <path> [--json]          (or --file <path>)
   a2a audit verify --redis <url> [--prefix <prefix>] [--json]
 
-Checks the audit trail's hash chain. Exit 0: intact; 1: broken; 2: usage or read error.
+Checks the audit trail's hash chain. Exit 0: intact; 1: broken; 2: usage or read error, or
+no audit record found.
 --prefix is the server's REDIS_KEY_PREFIX (default a2a:).
 `
 
@@ -86,6 +89,17 @@ export async function run(
     return 2
   }
 
+  // Nothing to check is no verdict: a mistyped --prefix, the wrong file, or a trail wiped whole.
+  if (trail.records.length === 0 && trail.head === undefined) {
+    io.err.write(
+      file
+        ? `a2a audit: ${file} holds no audit records\n`
+        : `a2a audit: ${trail.source} holds no audit records under ${auditKeys(values.prefix).stream} ` +
+            `(--prefix is the server's REDIS_KEY_PREFIX, its last ":" included)\n`,
+    )
+    return 2
+  }
+
   const verdict = verifyChain(trail.records, { ...(trail.head && { head: trail.head }) })
   io.out.write(values.json ? `${JSON.stringify(verdict)}\n` : describe(verdict, trail.source))
   return verdict.ok ? 0 : 1
@@ -114,7 +128,6 @@ function describe(verdict: Verdict, source: string): string {
       `  reason: ${verdict.reason}; at record ${verdict.index + 1} of ${verdict.count}\n`
     )
   }
-  if (verdict.count === 0) return `ok: ${source}: no audit records\n`
   const from =
     verdict.firstSeq === 1
       ? 'from the first record'
