@@ -210,6 +210,30 @@ describe('a2a (the built binary)', () => {
     }).catch((error: { code: number; stderr: string }) => error)
     expect(failure).toMatchObject({ code: 78 })
     expect((failure as { stderr: string }).stderr).toContain('AUTH_JWT_SECRET')
+    // Where it looked, as a full path: a command run from another directory looks elsewhere.
+    const elsewhere = await run(cli, ['token'], {
+      cwd: dir,
+      env: { PATH: process.env.PATH ?? '' },
+    }).catch((error: { code: number; stderr: string }) => error)
+    expect((elsewhere as { stderr: string }).stderr).toContain(
+      `so that it writes ${join(dir, '.a2a', 'dev-secret')} (AUTH_DEV_SECRET_FILE, relative to`,
+    )
+  })
+
+  it('token refuses an empty --sub or --tenant, which the server would refuse', async () => {
+    const env = { PATH: process.env.PATH ?? '' }
+    for (const [flag, args] of [
+      ['sub', ['--sub', ' ']],
+      ['tenant', ['--tenant', '']],
+    ] as const) {
+      const failure = await run(cli, ['token', ...args, '--secret', 'x'.repeat(40)], {
+        env,
+      }).catch((error: { code: number; stderr: string }) => error)
+      expect(failure).toMatchObject({
+        code: 64,
+        stderr: `a2a token: --${flag} must not be empty\n`,
+      })
+    }
   })
 
   it('token refuses a secret shorter than the server accepts, without showing it', async () => {

@@ -3,6 +3,7 @@
  * --secret, AUTH_JWT_SECRET, or the secret file a dev-mode server writes (.a2a/dev-secret).
  * Prints the token alone, so that `export A2A_TOKEN=$(npx a2a token)` works.
  */
+import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { readDevSecret } from '../../auth/dev-secret.js'
 import { callerClaims, durationSeconds, signJwt } from '../../auth/jws.js'
@@ -24,6 +25,8 @@ Options:
   --issuer <iss>     the iss claim                          default: first of AUTH_JWT_ISSUER
   --audience <aud>   the aud claim                          default: first of AUTH_JWT_AUDIENCE
   --secret <secret>  the HS256 secret
+
+Exit codes: 0 printed; 64 a bad option; 78 no secret, or one shorter than ${MIN_SECRET_LENGTH} characters.
 `
 
 const first = (list: string | undefined): string | undefined =>
@@ -57,6 +60,13 @@ export async function run(argv: string[], env = process.env): Promise<number> {
     process.stdout.write(HELP)
     return 0
   }
+  if (values.sub.trim() === '' || (values.tenant !== undefined && values.tenant.trim() === '')) {
+    // The server refuses a token without a subject, or with an empty tenant.
+    process.stderr.write(
+      `a2a token: --${values.sub.trim() === '' ? 'sub' : 'tenant'} must not be empty\n`,
+    )
+    return 64
+  }
   const ttlSeconds = durationSeconds(values.ttl)
   if (ttlSeconds === undefined) {
     process.stderr.write(
@@ -68,7 +78,7 @@ export async function run(argv: string[], env = process.env): Promise<number> {
   const secret = values.secret ?? (env.AUTH_JWT_SECRET || readDevSecret(secretFile))
   if (!secret) {
     process.stderr.write(
-      `a2a token: no secret. Pass --secret, set AUTH_JWT_SECRET, or start the server in dev mode (npm start) so that it writes ${secretFile}\n`,
+      `a2a token: no secret. Pass --secret, set AUTH_JWT_SECRET, or start the server in dev mode (npm start) so that it writes ${resolve(secretFile)} (AUTH_DEV_SECRET_FILE, relative to the directory it starts in)\n`,
     )
     return 78
   }
