@@ -333,7 +333,11 @@ describe.each([
   it('answers a malformed agent id or filter with 400, never 5xx', async () => {
     const badId = await registry.inject({ url: '/registry/agents/..%2Fetc' })
     expect(badId.statusCode).toBe(400)
-    expect(badId.json().error).toMatchObject({ code: 'INVALID_REQUEST', field: 'path.id' })
+    expect(badId.json().error).toMatchObject({
+      code: 'INVALID_REQUEST',
+      field: 'path.id',
+      message: 'path.id: must be an agent id: 16 hex digits, as registering the agent answered',
+    })
     const badFilter = await registry.inject({ url: '/registry/agents?healthy=maybe' })
     expect(badFilter.statusCode).toBe(400)
     expect(badFilter.json().error).toMatchObject({

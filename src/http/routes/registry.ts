@@ -19,7 +19,14 @@ export interface RegistryRoutesOptions {
 /** What changing the registry needs once authentication is on. */
 export const REGISTRY_ADMIN_SCOPE = 'a2a:admin'
 
-const AgentParams = z.object({ id: z.string().regex(/^[0-9a-f]{16}$/, 'must be an agent id') })
+const AgentParams = z.object({
+  id: z
+    .string()
+    .regex(
+      /^[0-9a-f]{16}$/,
+      'must be an agent id: 16 hex digits, as registering the agent answered',
+    ),
+})
 const ListQuery = z.object({
   skill: z.string().min(1).optional(),
   tag: z.string().min(1).optional(),
