@@ -3,7 +3,7 @@
  * The `a2a` command: `a2a <command> [options]`. Each command is a module under commands/ that
  * exports `run(argv)` and resolves to the exit code; add one by adding a line to COMMANDS.
  */
-import { realpathSync } from 'node:fs'
+import { readFileSync, realpathSync } from 'node:fs'
 import { pathToFileURL } from 'node:url'
 
 type Command = { run(argv: string[]): Promise<number>; summary: string }
@@ -30,7 +30,7 @@ async function usage(): Promise<string> {
     'Commands:',
     ...commands.map(({ name, summary }) => `  ${name.padEnd(width)}  ${summary}`),
     '',
-    'Run "a2a <command> --help" for its options and exit codes.',
+    'Run "a2a <command> --help" for its options and exit codes; "a2a --version" for the version.',
   ].join('\n')
 }
 
@@ -40,12 +40,22 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${await usage()}\n`)
     return name === undefined ? 64 : 0
   }
+  if (name === '--version' || name === '-V') {
+    process.stdout.write(`${version()}\n`)
+    return 0
+  }
   const load = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined
   if (!load) {
     process.stderr.write(`a2a: unknown command "${name}"\n\n${await usage()}\n`)
     return 64
   }
   return (await load()).run(rest)
+}
+
+/** This package's version, from its package.json (two levels up, in src/ and in dist/ alike). */
+function version(): string {
+  const manifest = new URL('../../package.json', import.meta.url)
+  return (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version
 }
 
 /** Run as a program (directly, or through the npm bin symlink), not imported. */

@@ -3,7 +3,7 @@
  * binary against this server listening on a real port: what the user sees on stdout and
  * stderr, and the exit codes docs/client.md documents.
  */
-import { writeFileSync, mkdtempSync, rmSync } from 'node:fs'
+import { readFileSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -68,6 +68,15 @@ describe.concurrent('a2a --help', () => {
     expect(run.stdout).toContain("  card    read an agent's card: name, dialect, skills\n")
     expect(run.stdout).toContain('  stream  send a message and follow the task live\n')
     expect(run.stdout).toContain('  token   mint a bearer token (HS256) for this server\n')
+  })
+
+  it('--version prints the package version', async () => {
+    const manifest = JSON.parse(
+      readFileSync(new URL('../../package.json', import.meta.url), 'utf8'),
+    )
+    for (const flag of ['--version', '-V']) {
+      expect(await runCli([flag])).toMatchObject({ code: 0, stdout: `${manifest.version}\n` })
+    }
   })
 
   it('shows each talking command its own name in the piped-answer example', async () => {
