@@ -39,7 +39,7 @@ export async function run(
   io: Io = { out: process.stdout, err: process.stderr },
 ): Promise<number> {
   const usage = (problem: string) => {
-    io.err.write(`${problem}\n\n${USAGE}`)
+    io.err.write(`a2a audit: ${problem}\n\n${USAGE}`)
     return 2
   }
   let parsed
@@ -84,7 +84,7 @@ export async function run(
         }
   } catch (error) {
     io.err.write(
-      `cannot read the audit trail: ${error instanceof Error ? error.message : String(error)}\n`,
+      `a2a audit: cannot read the audit trail: ${error instanceof Error ? error.message : String(error)}\n`,
     )
     return 2
   }

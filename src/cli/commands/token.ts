@@ -60,11 +60,10 @@ export async function run(argv: string[], env = process.env): Promise<number> {
     process.stdout.write(HELP)
     return 0
   }
-  if (values.sub.trim() === '' || (values.tenant !== undefined && values.tenant.trim() === '')) {
-    // The server refuses a token without a subject, or with an empty tenant.
-    process.stderr.write(
-      `a2a token: --${values.sub.trim() === '' ? 'sub' : 'tenant'} must not be empty\n`,
-    )
+  // The server refuses a token without a subject, or with an empty tenant.
+  const empty = values.sub.trim() === '' ? 'sub' : values.tenant?.trim() === '' ? 'tenant' : ''
+  if (empty) {
+    process.stderr.write(`a2a token: --${empty} must not be empty\n`)
     return 64
   }
   const ttlSeconds = durationSeconds(values.ttl)
