@@ -7,8 +7,8 @@ import { MIN_SECRET_LENGTH, authSettings, checkAuth } from './auth/settings.js'
 import { ConfigError } from './domain/config-error.js'
 import { plainly } from './domain/issue-messages.js'
 import { withoutPassword } from './domain/url-password.js'
-import { TrustProxySetting } from './http/trust-proxy.js'
 import { wholeNumberFromText } from './domain/whole-number.js'
+import { TrustProxySetting } from './http/trust-proxy.js'
 
 export { ConfigError }
 
@@ -139,7 +139,7 @@ const Settings = z.object({
   RATE_LIMIT_DISCOVERY_MAX: int(0).default(300),
   /**
    * Which proxies may set X-Forwarded-For (the client address that rate limits key on):
-   * `false`, `true`, a hop count, or comma-separated addresses/CIDRs.
+   * `false`, `true`, a hop count, or comma-separated addresses and ranges (http/trust-proxy.ts).
    */
   TRUST_PROXY: TrustProxySetting,
 

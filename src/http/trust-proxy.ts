@@ -10,7 +10,7 @@ import { z } from 'zod'
 
 const NAMED = new Set(['loopback', 'linklocal', 'uniquelocal'])
 
-export type TrustProxy = boolean | string[] | ((address: string, hop: number) => boolean)
+type TrustProxy = boolean | string[] | ((address: string, hop: number) => boolean)
 
 export const TrustProxySetting = z
   .string()
