@@ -176,6 +176,9 @@ export async function buildApp(
   })
   await app.register(sse, { heartbeatInterval: config.SSE_HEARTBEAT_MS })
   app.decorate('openStreams', openStreams)
+  // After the engine's preClose has drained the running turns: a stream still open then follows
+  // a task that runs on elsewhere (Redis), and its client resumes it on another process.
+  app.addHook('preClose', async () => openStreams.endAll())
   await app.register(health, { ...(backend && { unreachable: () => backend.unreachable() }) })
   // A worker runs turns from the queue and serves only the probes.
   if (config.ROLE !== 'worker') {

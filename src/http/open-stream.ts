@@ -26,7 +26,9 @@ const ANONYMOUS = ''
 
 export function openStream(reply: FastifyReply): AbortSignal {
   const caller = callerOf(reply.request)
-  const release = reply.server.openStreams.open(caller ? ownerKey(caller) : ANONYMOUS)
+  const release = reply.server.openStreams.open(caller ? ownerKey(caller) : ANONYMOUS, () =>
+    reply.sse.close(),
+  )
   const closed = new AbortController()
   reply.sse.onClose(() => {
     release()

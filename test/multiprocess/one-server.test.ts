@@ -65,6 +65,39 @@ describe('several server processes on one Redis act as one server', () => {
     })
   })
 
+  it('ends its open streams when A shuts down, and the client resumes on B', async () => {
+    // B is the only worker: the task runs on after A has gone.
+    const [a, b] = await Promise.all([
+      start('A', { ROLE: 'api', SHUTDOWN_GRACE_MS: '200' }),
+      start('B'),
+    ])
+    const task = taskFor('wait', 'finish after 3000')
+    const response = await sendSubscribe(a.url, task)
+    const first: SseFrame[] = []
+    const stopping = (async () => {
+      for await (const frame of sseFrames(response)) {
+        first.push(frame)
+        // The skill's progress: the turn runs on B; now A is told to stop.
+        if (statusText(frame) === 'waiting') a.child.kill('SIGTERM')
+      }
+      return Date.now()
+    })()
+    const ended = await stopping
+    expect(await a.exited).toEqual({ code: 0, signal: null })
+    // A left before the task ended: its stream ended then, not with the task.
+    expect(first.map((frame) => JSON.parse(frame.data).status.state)).toEqual([
+      'submitted',
+      'working',
+      'working',
+    ])
+    expect(ended - Date.parse(JSON.parse(first.at(-1)!.data).status.timestamp)).toBeLessThan(2500)
+
+    const rest = await subscribe(b.url, task, { lastEventId: first.at(-1)!.id! })
+    expect(rest.map((frame) => JSON.parse(frame.data))).toMatchObject([
+      { status: { state: 'completed' }, final: true },
+    ])
+  })
+
   it('holds a caller to one cap on running tasks across processes', async () => {
     const env = { MAX_ACTIVE_TASKS_PER_CALLER: '1', SEND_WAIT_MS: '0' }
     const [a, b] = await Promise.all([start('A', env), start('B', env)])
