@@ -5,7 +5,7 @@
  * it names; the brief's card (neither) means the seed dialect at the card's `url`.
  */
 import { z } from 'zod'
-import { plainly } from '../domain/issue-messages.js'
+import { issueList, plainly } from '../domain/issue-messages.js'
 import { AgentCardError, AgentError, SkillNotDeclaredError } from './errors.js'
 import { agentErrorOf } from './agent-error.js'
 import type { CallOptions, HttpClient } from './http.js'
@@ -81,8 +81,7 @@ export interface CardChoice {
 
 const majorMinor = (version: string) => /^(\d+\.\d+)/.exec(version)?.[1]
 
-const issuesOf = (error: z.ZodError) =>
-  error.issues.map((issue) => `${issue.path.join('.') || '(card)'}: ${issue.message}`).join('; ')
+const issuesOf = (error: z.ZodError) => issueList(error, '(card)')
 
 function parse<T extends z.ZodType>(schema: T, raw: unknown, source: string): z.infer<T> {
   const result = schema.safeParse(raw, plainly)

@@ -1,6 +1,6 @@
 /** Reading an agent's reply against a schema: a reply that does not fit is the agent's fault. */
 import type { z } from 'zod'
-import { plainly } from '../domain/issue-messages.js'
+import { issueList, plainly } from '../domain/issue-messages.js'
 import { InvalidAgentResponseError } from './errors.js'
 
 export function decode<S extends z.ZodType, T>(
@@ -11,10 +11,7 @@ export function decode<S extends z.ZodType, T>(
 ): T {
   const result = schema.safeParse(value, plainly)
   if (!result.success) {
-    const problem = result.error.issues
-      .slice(0, 3)
-      .map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`)
-      .join('; ')
+    const problem = issueList(result.error, '(root)', 3)
     throw new InvalidAgentResponseError(
       `${what} does not fit the dialect: ${problem}`,
       preview(value),

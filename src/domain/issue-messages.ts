@@ -28,9 +28,7 @@ export const issueMessage: z.core.$ZodErrorMap = (issue) => {
       if (issue.input === undefined) return 'is required'
       return KINDS[issue.expected] === undefined ? undefined : `must be ${KINDS[issue.expected]}`
     case 'invalid_value':
-      return issue.values.length === 1
-        ? `must be ${JSON.stringify(issue.values[0])}`
-        : `must be one of ${issue.values.map((value) => JSON.stringify(value)).join(', ')}`
+      return oneOf(issue.values)
     case 'too_small':
     case 'too_big': {
       const unit = UNITS[issue.origin]
@@ -41,6 +39,11 @@ export const issueMessage: z.core.$ZodErrorMap = (issue) => {
     }
     case 'invalid_format':
       return FORMATS[issue.format]
+    case 'invalid_union': {
+      // A discriminated union's tag that names none of its options: say which ones there are.
+      const { options } = issue as { options?: unknown[] }
+      return options === undefined ? undefined : oneOf(options)
+    }
     case 'unrecognized_keys':
       return `has unknown ${issue.keys.length === 1 ? 'field' : 'fields'} ${issue.keys.join(', ')}`
     default:
@@ -48,8 +51,23 @@ export const issueMessage: z.core.$ZodErrorMap = (issue) => {
   }
 }
 
+const oneOf = (values: readonly unknown[]): string =>
+  values.length === 1
+    ? `must be ${JSON.stringify(values[0])}`
+    : `must be one of ${values.map((value) => JSON.stringify(value)).join(', ')}`
+
 /** The parse options that word every issue with `issueMessage`: `schema.safeParse(value, plainly)`. */
 export const plainly = { error: issueMessage }
+
+/**
+ * A schema's complaints in one line, `field.path: message; …` (at most `max`), the value itself
+ * named `whole` when the complaint is about all of it.
+ */
+export const issueList = (error: z.ZodError, whole: string, max = Infinity): string =>
+  error.issues
+    .slice(0, max)
+    .map((issue) => `${issue.path.join('.') || whole}: ${issue.message}`)
+    .join('; ')
 
 /**
  * What is wrong with a request body that is not a JSON object at all. Fastify hands a request

@@ -8,8 +8,9 @@ import type { TaskChange } from '../domain/events.js'
 import { newId } from '../domain/ids.js'
 import type { Message, Task, TaskState } from '../domain/model.js'
 import { now } from '../domain/model.js'
+import { issueList, plainly } from '../domain/issue-messages.js'
 import { agentMessage, textPart } from '../domain/parts.js'
-import type { SkillOutcome } from '../skills/skill.js'
+import { SkillOutcome } from '../skills/skill.js'
 import type { SkillRegistry } from '../skills/registry.js'
 import type { TaskStore, WriteOrigin } from '../store/task-store.js'
 import { isFinal } from '../domain/state-machine.js'
@@ -106,11 +107,11 @@ export class Runner {
     try {
       // A skill that ignores its signal must not hold the turn: the race ends at the abort.
       const result = await Promise.race([skill.execute(context), turn.whenAborted()])
-      if (!turn.aborted) return (result as SkillOutcome | void) ?? { state: 'completed' }
+      if (!turn.aborted) return outcomeOf(result, context.log)
     } catch (error) {
       if (!turn.aborted) {
         context.log.error({ err: error }, 'skill threw')
-        return { state: 'failed', message: [textPart('The skill failed with an internal error')] }
+        return INTERNAL_ERROR
       }
     } finally {
       clearTimeout(timer)
@@ -130,6 +131,24 @@ export class Runner {
     }
     return 'aborted'
   }
+}
+
+/** What a failing skill's task says; the details go to the log, never to the caller. */
+const INTERNAL_ERROR: SkillOutcome = {
+  state: 'failed',
+  message: [textPart('The skill failed with an internal error')],
+}
+
+/** What `execute` resolved with, checked: nothing is `completed`, anything but an outcome fails. */
+function outcomeOf(result: unknown, log: Logger): SkillOutcome {
+  if (result === undefined) return { state: 'completed' }
+  const outcome = SkillOutcome.safeParse(result, plainly)
+  if (outcome.success) return outcome.data
+  log.error(
+    { outcome: issueList(outcome.error, '(outcome)', 3) },
+    'skill returned something that is not an outcome (use ctx.complete, ctx.fail, …)',
+  )
+  return INTERNAL_ERROR
 }
 
 /** A status change; `message` (agent text, or a whole message) joins the history too. */

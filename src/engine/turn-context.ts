@@ -2,11 +2,13 @@
 import type { Logger } from 'pino'
 import type { TaskChange } from '../domain/events.js'
 import { newId } from '../domain/ids.js'
+import { issueList, plainly } from '../domain/issue-messages.js'
 import type { Message, Task } from '../domain/model.js'
 import { now } from '../domain/model.js'
 import { agentMessage, contentOf, textPart } from '../domain/parts.js'
 import type { MessageContent } from '../domain/parts.js'
-import type { ArtifactInput, ChunkOptions, SkillContext, SkillOutcome } from '../skills/skill.js'
+import type { ChunkOptions, SkillContext, SkillOutcome } from '../skills/skill.js'
+import { ArtifactInput } from '../skills/skill.js'
 import type { Turn } from './turn.js'
 import type { TurnWriter } from './turn-writer.js'
 
@@ -61,10 +63,15 @@ export class TurnContext implements SkillContext {
   }
 
   async emitArtifact(artifact: ArtifactInput, chunk: ChunkOptions = {}): Promise<string> {
-    const artifactId = artifact.artifactId ?? newId()
+    // A skill in JavaScript may pass anything: a wrong part fails here, in the skill's own call.
+    const checked = ArtifactInput.safeParse(artifact, plainly)
+    if (!checked.success) {
+      throw new TypeError(`emitArtifact: ${issueList(checked.error, '(artifact)', 3)}`)
+    }
+    const artifactId = checked.data.artifactId ?? newId()
     await this.#apply({
       kind: 'artifact',
-      artifact: { ...artifact, artifactId },
+      artifact: { ...checked.data, artifactId },
       append: chunk.append ?? false,
       lastChunk: chunk.lastChunk ?? false,
     })

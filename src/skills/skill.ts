@@ -4,20 +4,13 @@
  * state between calls and any process can resume a task.
  */
 import type { Logger } from 'pino'
+import { z } from 'zod'
 import type { MessageContent } from '../domain/parts.js'
 import type { SkillCard } from '../domain/agent.js'
-import type { Message, Part } from '../domain/model.js'
+import type { Message } from '../domain/model.js'
+import { Metadata, Part } from '../domain/model.js'
 
 export type { JsonSchema, SkillCard } from '../domain/agent.js'
-
-export interface ArtifactInput {
-  /** Needed to append chunks to an artifact emitted earlier; generated when absent. */
-  artifactId?: string
-  name?: string
-  description?: string
-  parts: Part[]
-  metadata?: Record<string, unknown>
-}
 
 export interface ChunkOptions {
   /** Add these parts to the artifact with the same id instead of replacing it. */
@@ -26,17 +19,36 @@ export interface ChunkOptions {
   lastChunk?: boolean
 }
 
-/** How a turn ends. Returning nothing means `completed`. */
-export type SkillOutcome =
-  | { state: 'completed'; message?: Part[] }
-  | { state: 'input-required'; message: Part[] }
-  | { state: 'failed'; message: Part[] }
-  | { state: 'rejected'; message: Part[] }
+const Parts = z.array(Part)
+
+/**
+ * How a turn ends. Returning nothing means `completed`. The engine checks what `execute`
+ * returns against this (a skill in JavaScript may return anything), and fails the task, with
+ * the reason in the log, when it is something else.
+ */
+export const SkillOutcome = z.discriminatedUnion('state', [
+  z.object({ state: z.literal('completed'), message: Parts.optional() }),
+  z.object({ state: z.literal('input-required'), message: Parts }),
+  z.object({ state: z.literal('failed'), message: Parts }),
+  z.object({ state: z.literal('rejected'), message: Parts }),
   /**
    * A direct reply: the answer is this message, not a task. The task completes with it; dialects
    * of A2A 0.2+ answer a blocking send with the message alone when the turn emitted no artifact.
    */
-  | { state: 'message'; message: Part[] }
+  z.object({ state: z.literal('message'), message: Parts }),
+])
+export type SkillOutcome = z.infer<typeof SkillOutcome>
+
+/** What a skill emits as an artifact; checked as it emits it (`ctx.emitArtifact`). */
+export const ArtifactInput = z.object({
+  /** Needed to append chunks to an artifact emitted earlier; generated when absent. */
+  artifactId: z.string().optional(),
+  name: z.string().optional(),
+  description: z.string().optional(),
+  parts: Parts,
+  metadata: Metadata.optional(),
+})
+export type ArtifactInput = z.infer<typeof ArtifactInput>
 
 export interface SkillContext {
   readonly taskId: string

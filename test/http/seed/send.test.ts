@@ -1,9 +1,13 @@
 import type { FastifyInstance } from 'fastify'
+import { pino } from 'pino'
 import { afterEach, describe, expect, it } from 'vitest'
 import { testApp } from '../../helpers/app.js'
 import { sendBody, textMessage } from '../../helpers/bodies.js'
 import { askSkill, chunkSkill, slowSkill, throwingSkill } from '../../helpers/skills.js'
+import type { Part } from '../../../src/domain/model.js'
 import { echoSkill } from '../../../src/skills/echo/index.js'
+import type { SkillOutcome } from '../../../src/skills/skill.js'
+import { defineSkill } from '../../../src/skills/skill.js'
 
 describe('POST /tasks/send', () => {
   let app: FastifyInstance
@@ -157,6 +161,66 @@ describe('POST /tasks/send', () => {
       message: { parts: [{ type: 'text', text: 'The skill failed with an internal error' }] },
     })
     expect(response.body).not.toContain('passwd')
+  })
+
+  it('fails the task when the skill returns something that is not an outcome, and logs why', async () => {
+    const lines: string[] = []
+    const logger = pino({ level: 'error' }, { write: (line: string) => lines.push(line) })
+    const returning = (id: string, value: unknown) =>
+      defineSkill({ ...echoSkill, id, execute: async () => value as SkillOutcome })
+    const skills = [
+      returning('word', 'done'),
+      returning('state', { state: 'finished' }),
+      returning('text', { state: 'completed', message: 'done' }),
+    ]
+    app = await testApp({}, { skills, logger })
+    for (const skill of skills) {
+      const response = await app.inject({
+        method: 'POST',
+        url: '/tasks/send',
+        payload: { ...sendBody('hi'), metadata: { skillId: skill.id } },
+      })
+      expect(response.statusCode).toBe(200)
+      expect(response.json().status).toMatchObject({
+        state: 'failed',
+        message: { parts: [{ type: 'text', text: 'The skill failed with an internal error' }] },
+      })
+      // Read back in every dialect, the task is whole.
+      const id = response.json().id as string
+      expect((await app.inject({ method: 'GET', url: `/tasks/${id}` })).statusCode).toBe(200)
+    }
+    const logged = lines.map((line) => JSON.parse(line) as { msg: string; outcome: string })
+    expect(logged.map((entry) => entry.outcome)).toEqual([
+      '(outcome): must be an object',
+      'state: must be one of "completed", "input-required", "failed", "rejected", "message"',
+      'message: must be an array',
+    ])
+    expect(logged[0]!.msg).toBe(
+      'skill returned something that is not an outcome (use ctx.complete, ctx.fail, …)',
+    )
+  })
+
+  it("fails the skill's emitArtifact call on a part that is not one", async () => {
+    const seedShaped = defineSkill({
+      ...echoSkill,
+      id: 'seed-shaped',
+      async execute(ctx) {
+        try {
+          await ctx.emitArtifact({ parts: [{ type: 'text', text: 'hi' } as unknown as Part] })
+        } catch (error) {
+          return ctx.fail((error as Error).message)
+        }
+        return ctx.complete()
+      },
+    })
+    app = await testApp({}, { skills: [seedShaped] })
+    const task = (
+      await app.inject({ method: 'POST', url: '/tasks/send', payload: sendBody('hi') })
+    ).json()
+    expect(task.artifacts).toEqual([])
+    expect(task.status.message.parts[0].text).toMatch(
+      /^emitArtifact: parts\.0\.kind: must be one of "text", "data", "file"$/,
+    )
   })
 
   it('fails a task whose skill outlives SKILL_TIMEOUT_MS, saying so', async () => {
