@@ -35,6 +35,8 @@ export interface OpenReply {
   signal: AbortSignal
   /** Stops the timeout, for a stream that may last longer than one call. */
   stopTimer: () => void
+  /** The call is over: stops the timeout and lets go of the caller's signal. */
+  close: () => void
   /** Turns an error from reading the body into the client's error classes. */
   failure: (error: unknown) => unknown
 }
@@ -54,6 +56,11 @@ export class HttpClient {
     const onAbort = () => controller.abort(options.signal!.reason)
     if (options.signal?.aborted) onAbort()
     else options.signal?.addEventListener('abort', onAbort, { once: true })
+    // A caller may pass one signal to many calls: each takes its listener off when it is over.
+    const close = () => {
+      clearTimeout(timer)
+      options.signal?.removeEventListener('abort', onAbort)
+    }
     const failure = (error: unknown): unknown => {
       if (controller.signal.aborted) return controller.signal.reason
       return new AgentUnreachableError(`${what} failed: ${messageOf(error)}`, { cause: error })
@@ -77,10 +84,11 @@ export class HttpClient {
         response,
         signal: controller.signal,
         stopTimer: () => clearTimeout(timer),
+        close,
         failure,
       }
     } catch (error) {
-      clearTimeout(timer)
+      close()
       throw failure(error)
     }
   }
@@ -101,7 +109,7 @@ export class HttpClient {
     } catch (error) {
       throw reply.failure(error)
     } finally {
-      reply.stopTimer()
+      reply.close()
     }
   }
 

@@ -4,6 +4,7 @@
  */
 import { token } from '../helpers/auth.js'
 import { randomUUID } from 'node:crypto'
+import { getEventListeners } from 'node:events'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { A2AClientOptions, ResolveOptions, StreamEvent } from '../../src/index.js'
@@ -80,6 +81,15 @@ describe.each(dialects)('A2AClient speaking %s to this server', (dialect, option
     ])
     const last = events.at(-1)!
     expect(last.kind === 'status-update' && last.final).toBe(true)
+  })
+
+  it('leaves no listener on a signal the caller passes to many calls', async () => {
+    const shared = new AbortController()
+    for (let i = 0; i < 12; i++) {
+      await client.send({ text: `hello ${i}`, skill: 'echo' }, { signal: shared.signal })
+    }
+    await collect(client.stream({ text: 'hi', skill: 'echo' }, { signal: shared.signal }))
+    expect(getEventListeners(shared.signal, 'abort')).toEqual([])
   })
 
   it('gets a task by id, as the agent holds it', async () => {

@@ -88,25 +88,27 @@ export class JsonRpcTransport implements Transport {
       },
       options,
     )
-    const { response } = reply
-    const type = response.headers.get('content-type') ?? ''
-    if (!type.startsWith('text/event-stream') || !response.body) {
-      // An error (or anything else) before the stream started comes as a plain JSON reply.
-      let text: string
-      try {
-        text = await response.text()
-      } catch (error) {
-        throw reply.failure(error)
-      } finally {
-        reply.stopTimer()
+    try {
+      const { response } = reply
+      const type = response.headers.get('content-type') ?? ''
+      if (!type.startsWith('text/event-stream') || !response.body) {
+        // An error (or anything else) before the stream started comes as a plain JSON reply.
+        let text: string
+        try {
+          text = await response.text()
+        } catch (error) {
+          throw reply.failure(error)
+        }
+        resultOf(response.status, text, `The reply to ${method}`)
+        throw new InvalidAgentResponseError(`${method} answered without a stream`, text)
       }
-      resultOf(response.status, text, `The reply to ${method}`)
-      throw new InvalidAgentResponseError(`${method} answered without a stream`, text)
-    }
-    reply.stopTimer()
-    for await (const frame of readSse(response.body, reply.failure)) {
-      const result = resultOf(response.status, frame.data, `A ${method} event`)
-      yield { event: this.codec.streamResult(result) }
+      reply.stopTimer()
+      for await (const frame of readSse(response.body, reply.failure)) {
+        const result = resultOf(response.status, frame.data, `A ${method} event`)
+        yield { event: this.codec.streamResult(result) }
+      }
+    } finally {
+      reply.close()
     }
   }
 }

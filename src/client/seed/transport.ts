@@ -87,17 +87,21 @@ export class SeedTransport implements Transport {
       options,
     )
     reply.stopTimer()
-    const { response } = reply
-    if (!response.ok || !response.body) {
-      const text = await response.text().catch(() => '')
-      throw agentErrorOf(response.status, text)
-    }
-    for await (const frame of readSse(response.body, reply.failure)) {
-      const what = 'A /tasks/sendSubscribe event'
-      const data = parseJson(frame.data, what)
-      if (frame.event === 'error') throw agentErrorOf(500, frame.data)
-      const task = decode(SeedTaskReply, data, what, taskFromSeed)
-      yield { event: task, ...(frame.id !== undefined && { cursor: frame.id }) }
+    try {
+      const { response } = reply
+      if (!response.ok || !response.body) {
+        const text = await response.text().catch(() => '')
+        throw agentErrorOf(response.status, text)
+      }
+      for await (const frame of readSse(response.body, reply.failure)) {
+        const what = 'A /tasks/sendSubscribe event'
+        const data = parseJson(frame.data, what)
+        if (frame.event === 'error') throw agentErrorOf(500, frame.data)
+        const task = decode(SeedTaskReply, data, what, taskFromSeed)
+        yield { event: task, ...(frame.id !== undefined && { cursor: frame.id }) }
+      }
+    } finally {
+      reply.close()
     }
   }
 }
