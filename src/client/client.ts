@@ -132,11 +132,11 @@ export class A2AClient {
     for (let attempt = 1; ; attempt++) {
       const task = await this.get(taskId, { ...(options.signal && { signal: options.signal }) })
       if (isFinal(task.status.state)) return task
+      // The last look is at the deadline, not a backoff step before it.
+      const left = deadline - Date.now()
+      if (left <= 0) throw new A2ATimeoutError(`Waiting for task ${taskId}`, options.timeoutMs!)
       const delay = backoffDelay(attempt, { initialDelayMs: 250, ...options })
-      if (Date.now() + delay > deadline) {
-        throw new A2ATimeoutError(`Waiting for task ${taskId}`, options.timeoutMs!)
-      }
-      await sleep(delay, options.signal)
+      await sleep(Math.min(delay, left), options.signal)
     }
   }
 

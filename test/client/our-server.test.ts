@@ -8,7 +8,7 @@ import { getEventListeners } from 'node:events'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { A2AClientOptions, ResolveOptions, StreamEvent } from '../../src/index.js'
-import { A2AClient, AgentError, SkillNotDeclaredError } from '../../src/index.js'
+import { A2AClient, A2ATimeoutError, AgentError, SkillNotDeclaredError } from '../../src/index.js'
 import { startAgent, textOf } from './agents.js'
 
 const dialects: [string, A2AClientOptions & ResolveOptions, string][] = [
@@ -136,6 +136,17 @@ describe.each(dialects)('A2AClient speaking %s to this server', (dialect, option
     expect(done.status.state).toBe('completed')
     expect(textOf(done.status.message?.parts)).toBe('rested')
     expect(Date.now() - started).toBeLessThan(5_000)
+  })
+
+  it('gives up waiting at the timeout, not a backoff step before it', async () => {
+    const sent = await client.send({ skill: 'nap', data: { ms: 3000 } }, { blocking: false })
+    const started = Date.now()
+    const error = await client
+      .waitForCompletion(sent.kind === 'task' ? sent.id : '', { timeoutMs: 1000, maxDelayMs: 800 })
+      .catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(A2ATimeoutError)
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1000)
+    await client.cancel(sent.kind === 'task' ? sent.id : '')
   })
 
   it('refuses a skill the card does not declare, naming the ones it does', async () => {
