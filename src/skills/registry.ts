@@ -5,6 +5,12 @@ import type { Message } from '../domain/model.js'
 import { inputSchemaCompiler, type InputCheck } from './input-schema.js'
 import type { Skill } from './skill.js'
 
+/**
+ * What a skill id may be: it is granted as the scope `skill:<id>`, where a space would split it
+ * into two scopes and `*` means every skill, and it travels in `metadata.skillId`.
+ */
+const SKILL_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/
+
 export class SkillRegistry {
   readonly #skills = new Map<string, Skill>()
   readonly #inputChecks = new Map<string, InputCheck>()
@@ -13,6 +19,11 @@ export class SkillRegistry {
   constructor(skills: readonly Skill[], defaultSkillId?: string) {
     const compile = inputSchemaCompiler()
     for (const skill of skills) {
+      if (!SKILL_ID.test(skill.id)) {
+        throw new ConfigError([
+          `skill "${skill.id}": an id is 1 to 64 letters, digits, ".", "_" or "-", starting with a letter or digit (callers are granted it as the scope skill:<id>)`,
+        ])
+      }
       if (this.#skills.has(skill.id))
         throw new ConfigError([`two skills share the id "${skill.id}"`])
       this.#skills.set(skill.id, skill)

@@ -56,6 +56,18 @@ describe('plugging in skills', () => {
     )
   })
 
+  it('refuses a skill id that cannot be granted as a scope (space, "*", "/", empty)', async () => {
+    const [echo] = await loadSkills(['echo'], [])
+    for (const id of ['my skill', 'a*', 'tools/v2', '', '-dash', 'x'.repeat(65)]) {
+      expect(() => new SkillRegistry([{ ...echo!, id }])).toThrow(
+        `skill "${id}": an id is 1 to 64 letters, digits, ".", "_" or "-", starting with a letter or digit`,
+      )
+    }
+    expect(new SkillRegistry([{ ...echo!, id: 'Review_PR.v2-beta' }]).ids()).toEqual([
+      'Review_PR.v2-beta',
+    ])
+  })
+
   it('refuses two skills with one id, naming where each came from', async () => {
     await expect(loadSkills(['echo'], ['./test/fixtures/echo-again-skill.js'])).rejects.toThrow(
       'two skills share the id "echo": BUNDLED_SKILLS "echo" and SKILL_MODULES "./test/fixtures/echo-again-skill.js"',
