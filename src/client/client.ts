@@ -154,8 +154,11 @@ export class A2AClient {
       let dropped: unknown
       try {
         for await (const item of source) {
-          failures = 0
-          for (const event of tracker.accept(item)) yield event
+          const events = tracker.accept(item)
+          // Only news counts as progress: a resume that repeats what was seen, then drops
+          // again, must run out of retries rather than reconnect for ever.
+          if (events.length > 0) failures = 0
+          for (const event of events) yield event
           if (tracker.ended) return
         }
         dropped = new A2AClientError('the stream closed before the task reached a final state')

@@ -103,6 +103,8 @@ export class CuttableProxy {
   target = 0
   /** While true, new connections are dropped at once (the agent looks unreachable). */
   refusing = false
+  /** While true, a connection is dropped once the agent has sent its first SSE event on it. */
+  droppingAfterFirstEvent = false
 
   constructor() {
     this.#server = createServer((client) => {
@@ -118,7 +120,11 @@ export class CuttableProxy {
         socket.on('error', () => {})
       }
       client.on('data', (chunk: Buffer) => (this.sent += chunk.toString('latin1')))
-      client.pipe(upstream).pipe(client)
+      client.pipe(upstream)
+      upstream.on('data', (chunk: Buffer) => {
+        client.write(chunk)
+        if (this.droppingAfterFirstEvent && chunk.includes('data:')) client.destroy()
+      })
       client.on('close', () => upstream.destroy())
       upstream.on('close', () => client.destroy())
     })

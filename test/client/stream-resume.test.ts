@@ -117,6 +117,32 @@ describe.each(dialects)('a dropped %s stream', (dialect, options) => {
     expect(tokensIssued).toBeGreaterThanOrEqual(bearers.length)
   })
 
+  // A JSON-RPC resume starts with the task as it is now: what the client has seen already.
+  it.runIf(dialect !== 'seed')(
+    'gives up when every resume repeats what was seen and drops again',
+    async () => {
+      const impatient = new A2AClient(client.card, {
+        token: token(),
+        reconnect: { retries: 3, initialDelayMs: 20, maxDelayMs: 20 },
+      })
+      const before = proxy.connections
+      const error = await (async () => {
+        for await (const event of impatient.stream({ skill: 'wait', text: 'x' })) {
+          if (event.kind === 'status-update') {
+            proxy.droppingAfterFirstEvent = true
+            proxy.cut()
+          }
+        }
+      })().catch((e: unknown) => e)
+      proxy.droppingAfterFirstEvent = false
+      expect(error).toBeInstanceOf(StreamInterruptedError)
+      expect(error).toMatchObject({ attempts: 3 })
+      // The first stream and three resumes (a resume that fails may read the task once more).
+      expect(proxy.connections - before).toBeLessThanOrEqual(8)
+      await client.cancel((error as StreamInterruptedError).taskId)
+    },
+  )
+
   it('gives up with StreamInterruptedError when the agent stays unreachable', async () => {
     const impatient = new A2AClient(client.card, {
       token: token(),
