@@ -171,6 +171,20 @@ export interface ResolveOptions extends CardChoice, CallOptions {
   dialect?: 'a2a' | 'seed'
 }
 
+/** Options from JavaScript are not checked by the compiler: a misspelt choice would be ignored. */
+function checkChoice({ dialect, protocolVersion }: ResolveOptions): void {
+  if (dialect !== undefined && dialect !== 'a2a' && dialect !== 'seed') {
+    throw new TypeError(
+      `dialect must be 'a2a' or 'seed', not ${JSON.stringify(dialect)} (JSON-RPC 0.3 is protocolVersion: '0.3')`,
+    )
+  }
+  if (protocolVersion !== undefined && protocolVersion !== '1.0' && protocolVersion !== '0.3') {
+    throw new TypeError(
+      `protocolVersion must be '1.0' or '0.3', not ${JSON.stringify(protocolVersion)}`,
+    )
+  }
+}
+
 /**
  * Fetches and reads the card. `url` is the agent's base URL (both well-known paths are tried,
  * the preferred first; a 404 moves on to the next) or the card's own URL (ending in `.json`).
@@ -180,6 +194,7 @@ export async function resolveCard(
   url: string,
   options: ResolveOptions = {},
 ): Promise<AgentCard> {
+  checkChoice(options)
   const base = url.replace(/\/+$/, '')
   const paths =
     options.dialect === 'seed' ? [SEED_CARD_PATH, A2A_CARD_PATH] : [A2A_CARD_PATH, SEED_CARD_PATH]

@@ -78,6 +78,17 @@ describe('Agent Card resolution', () => {
     )
   })
 
+  it('refuses a dialect or version it does not know, rather than ignore it', async () => {
+    const misspelt = { dialect: 'jsonrpc-0.3' } as unknown as { dialect: 'seed' }
+    await expect(A2AClient.connect(url, misspelt)).rejects.toThrow(
+      `dialect must be 'a2a' or 'seed', not "jsonrpc-0.3" (JSON-RPC 0.3 is protocolVersion: '0.3')`,
+    )
+    const version = { protocolVersion: '0.2' } as unknown as { protocolVersion: '0.3' }
+    await expect(A2AClient.connect(url, version)).rejects.toThrow(
+      `protocolVersion must be '1.0' or '0.3', not "0.2"`,
+    )
+  })
+
   it('says where it looked when there is no card at all', async () => {
     routes = {}
     const error = await A2AClient.connect(url).catch((e: unknown) => e)
