@@ -97,6 +97,26 @@ describe('GET /metrics', () => {
     ).toBe(1)
   })
 
+  it('labels a route with a colon in its path as it is declared, the colon once', async () => {
+    app = await testApp({ BUNDLED_SKILLS: 'echo' })
+    const sent = await app.inject({
+      method: 'POST',
+      url: '/a2a/rest/message:send',
+      headers: { 'a2a-version': '1.0' },
+      payload: { message: { messageId: 'm-1', role: 'ROLE_USER', parts: [{ text: 'hi' }] } },
+    })
+    expect(sent.statusCode).toBe(200)
+    const text = await scrape(app)
+    expect(
+      sample(text, 'a2a_http_request_duration_seconds_count', {
+        method: 'POST',
+        route: '/a2a/rest/message:send',
+        status_code: '200',
+      }),
+    ).toBe(1)
+    expect(text).not.toContain('message::send')
+  })
+
   it('labels a path no route matches as unmatched, never with the path itself', async () => {
     app = await testApp()
     for (const path of ['/nope', '/nope/2', '/tasks/x/y/z']) {

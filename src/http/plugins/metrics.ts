@@ -33,9 +33,19 @@ const metricsPlugin: FastifyPluginAsync<MetricsPluginOptions> = async (app, { me
   app.decorate('metrics', metrics)
   if (metrics === undefined) return
 
+  // A route's label is its path as declared, with a literal ':' (`/message::send`, escaped for
+  // the router) written once: `/a2a/rest/message:send`. Made once per route.
+  const labels = new Map<string, string>()
+  const labelOf = (url: string): string => {
+    let label = labels.get(url)
+    if (label === undefined) labels.set(url, (label = url.replaceAll('::', ':')))
+    return label
+  }
+
   // A callback hook: an async one costs a promise per request.
   app.addHook('onResponse', (request, reply, done) => {
-    const route = request.routeOptions.url ?? UNMATCHED_ROUTE
+    const url = request.routeOptions.url
+    const route = url === undefined ? UNMATCHED_ROUTE : labelOf(url)
     metrics.request(request.method, route, reply.statusCode, reply.elapsedTime / 1000)
     done()
   })
