@@ -67,14 +67,27 @@ function refuseSharedIds(skills: readonly Skill[], origins: readonly string[]): 
 
 async function importSkills(specifier: string): Promise<Skill[]> {
   // A path (./x, /x, x.js) is taken from the working directory; anything else is a package name.
-  const isPath = /^[./]|\.[cm]?js$/.test(specifier)
+  const isPath = /^[./]|\.[cm]?[jt]s$/.test(specifier)
+  if (/\.[cm]?ts$/.test(specifier)) {
+    throw new ConfigError([
+      `SKILL_MODULES: "${specifier}" is TypeScript, which Node does not load: compile it (tsc) and name the .js file`,
+    ])
+  }
   const url = isPath ? pathToFileURL(resolve(specifier)).href : specifier
-  let exported: unknown
+  let module: Record<string, unknown>
   try {
-    exported = ((await import(url)) as { default?: unknown }).default
+    module = (await import(url)) as Record<string, unknown>
   } catch (error) {
     const problem = `SKILL_MODULES: cannot load "${specifier}": ${(error as Error).message}`
     throw Object.assign(new ConfigError([problem]), { cause: error })
+  }
+  let exported = module.default
+  if (exported === undefined) {
+    const named = Object.keys(module)
+    throw new ConfigError([
+      `SKILL_MODULES: "${specifier}" has no default export; export the skill (or an array of skills) as default` +
+        (named.length > 0 ? ` (it exports ${named.join(', ')})` : ''),
+    ])
   }
   if (typeof exported === 'function') exported = await (exported as () => unknown)()
   const skills = Array.isArray(exported) ? exported : [exported]

@@ -33,6 +33,18 @@ describe('plugging in skills', () => {
     )
   })
 
+  it('says a module has no default export, and what it exports instead', async () => {
+    await expect(loadSkills([], ['./test/fixtures/named-export-skill.js'])).rejects.toThrow(
+      'SKILL_MODULES: "./test/fixtures/named-export-skill.js" has no default export; export the skill (or an array of skills) as default (it exports shout)',
+    )
+  })
+
+  it('says a TypeScript module is to be compiled first', async () => {
+    await expect(loadSkills([], ['my-skill.ts'])).rejects.toThrow(
+      'SKILL_MODULES: "my-skill.ts" is TypeScript, which Node does not load: compile it (tsc) and name the .js file',
+    )
+  })
+
   it('names the skill when its own timeoutMs is not a whole number of ms', async () => {
     await expect(loadSkills([], ['./test/fixtures/bad-timeout-skill.js'])).rejects.toThrow(
       'SKILL_MODULES: "./test/fixtures/bad-timeout-skill.js" exports skill "sloppy" whose timeoutMs is not a whole number ≥ 0',
