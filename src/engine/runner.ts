@@ -111,7 +111,7 @@ export class Runner {
     } catch (error) {
       if (!turn.aborted) {
         context.log.error({ err: error }, 'skill threw')
-        return INTERNAL_ERROR
+        return internalError()
       }
     } finally {
       clearTimeout(timer)
@@ -134,10 +134,10 @@ export class Runner {
 }
 
 /** What a failing skill's task says; the details go to the log, never to the caller. */
-const INTERNAL_ERROR: SkillOutcome = {
+const internalError = (): SkillOutcome => ({
   state: 'failed',
   message: [textPart('The skill failed with an internal error')],
-}
+})
 
 /** What `execute` resolved with, checked: nothing is `completed`, anything but an outcome fails. */
 function outcomeOf(result: unknown, log: Logger): SkillOutcome {
@@ -148,7 +148,7 @@ function outcomeOf(result: unknown, log: Logger): SkillOutcome {
     { outcome: issueList(outcome.error, '(outcome)', 3) },
     'skill returned something that is not an outcome (use ctx.complete, ctx.fail, …)',
   )
-  return INTERNAL_ERROR
+  return internalError()
 }
 
 /** A status change; `message` (agent text, or a whole message) joins the history too. */
