@@ -15,7 +15,6 @@ export class OpenStreams {
   readonly #open = new Map<string, number>()
   /** How to end each open stream. */
   readonly #enders = new Set<() => void>()
-  #total = 0
 
   constructor(readonly limit: number) {}
 
@@ -28,13 +27,11 @@ export class OpenStreams {
     if (this.limit > 0 && open >= this.limit) throw new StreamLimitError(this.limit)
     this.#open.set(caller, open + 1)
     this.#enders.add(end)
-    this.#total += 1
     let released = false
     return () => {
       if (released) return
       released = true
       this.#enders.delete(end)
-      this.#total -= 1
       const left = (this.#open.get(caller) ?? 1) - 1
       if (left === 0) this.#open.delete(caller)
       else this.#open.set(caller, left)
@@ -48,7 +45,7 @@ export class OpenStreams {
 
   /** Streams open now, every caller's. */
   get total(): number {
-    return this.#total
+    return this.#enders.size
   }
 
   /** Streams `caller` has open now. */

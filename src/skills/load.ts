@@ -67,7 +67,7 @@ function refuseSharedIds(skills: readonly Skill[], origins: readonly string[]): 
 
 async function importSkills(specifier: string): Promise<Skill[]> {
   // A path (./x, /x, x.js) is taken from the working directory; anything else is a package name.
-  const isPath = /^[./]|\.[cm]?[jt]s$/.test(specifier)
+  const isPath = /^[./]|\.[cm]?js$/.test(specifier)
   if (/\.[cm]?ts$/.test(specifier)) {
     throw new ConfigError([
       `SKILL_MODULES: "${specifier}" is TypeScript, which Node does not load: compile it (tsc) and name the .js file`,
