@@ -84,8 +84,10 @@ export class TaskService {
     const { store, skills, limits } = this.options
     checkMessageLimits(input.message, limits)
     const skill = skills.resolve(skillIdOf(input))
-    skills.checkInput(skill.id, input.message)
     this.checkSkillScopes(skill.id, input.scopes)
+    // A skill that names no inputModes accepts any media type.
+    if (skill.inputModes) checkMediaTypes(input.message.parts, skill.inputModes)
+    skills.checkInput(skill.id, input.message)
     const taskId = input.taskId ?? newId()
     // Keys in sorted order: the fingerprint's canonical JSON then need not sort them.
     const requestHash = fingerprint({
@@ -152,10 +154,6 @@ export class TaskService {
     if (input.taskId !== undefined) {
       return { task: await this.#continueMessage(input, input.taskId), created: false }
     }
-    const skill = this.options.skills.resolve(skillIdOf(input))
-    this.checkSkillScopes(skill.id, input.scopes)
-    // A skill that names no inputModes accepts any media type.
-    if (skill.inputModes) checkMediaTypes(input.message.parts, skill.inputModes)
     try {
       const taskId =
         this.options.dedupeMessages === false
@@ -196,9 +194,7 @@ export class TaskService {
       )
     }
     this.checkSkillScopes(task.skillId, input.scopes)
-    const accepted = this.options.skills.get(task.skillId)?.inputModes
-    if (accepted) checkMediaTypes(input.message.parts, accepted)
-    return this.continue(taskId, input.message, originFrom(input))
+    return this.continue(taskId, input.message, originFrom(input), task)
   }
 
   /**
@@ -213,20 +209,24 @@ export class TaskService {
     if (missing.length > 0) throw new PermissionDeniedError(missing, `use skill "${skillId}"`)
   }
 
-  /** Answers an input-required task: appends the message and starts the next turn. */
-  async continue(taskId: string, message: Message, origin?: WriteOrigin): Promise<Task> {
+  /**
+   * Answers an input-required task: appends the message and starts the next turn. `known`: the
+   * task as the caller has just read it (its skill and owner never change), saving a read.
+   */
+  async continue(
+    taskId: string,
+    message: Message,
+    origin?: WriteOrigin,
+    known?: Task,
+  ): Promise<Task> {
     const { store, skills, activeTaskCap: cap } = this.options
     checkMessageLimits(message, this.options.limits)
-    // The skill's inputSchema and the cap need the task; it is read only when one applies.
-    const hasData = message.parts.some((part) => part.kind === 'data')
-    let owner: string | undefined
-    if (cap || hasData) {
-      const current = await this.get(taskId)
-      owner = current.owner
-      if (hasData) skills.checkInput(current.skillId, message)
-      const skill = skills.get(current.skillId)
-      if (cap && skill) await cap.admit(owner, taskId, skill)
-    }
+    const current = known ?? (await this.get(taskId))
+    const owner = current.owner
+    const skill = skills.get(current.skillId)
+    if (skill?.inputModes) checkMediaTypes(message.parts, skill.inputModes)
+    skills.checkInput(current.skillId, message)
+    if (cap && skill) await cap.admit(owner, taskId, skill)
     let task: Task
     try {
       task = (

@@ -88,6 +88,42 @@ describe('POST /tasks/send', () => {
     })
   })
 
+  it('answers 415 to a part of a media type the skill does not take, on every seed route', async () => {
+    const textOnly = { ...askSkill, inputModes: ['text/plain'] }
+    app = await testApp({}, { skills: [textOnly] })
+    const png = { type: 'file', file: { bytes: 'aGk=', mimeType: 'image/png' } }
+    const refused = {
+      error: {
+        code: 'CONTENT_TYPE_NOT_SUPPORTED',
+        message: 'message.parts[0]: media type image/png is not accepted; send one of: text/plain',
+        field: 'message.parts[0]',
+        mediaType: 'image/png',
+        requestId: expect.any(String),
+      },
+    }
+    const body = { ...sendBody(''), message: { role: 'user', parts: [png] } }
+    for (const url of ['/tasks/send', '/tasks/sendSubscribe']) {
+      const response = await app.inject({ method: 'POST', url, payload: body })
+      expect(response.statusCode).toBe(415)
+      expect(response.json()).toEqual(refused)
+    }
+    expect((await app.inject({ url: `/tasks/${body.id}` })).statusCode).toBe(404)
+
+    // A continuation is refused too, and the task still waits for its answer.
+    const asked = sendBody('paint')
+    await app.inject({ method: 'POST', url: '/tasks/send', payload: asked })
+    const answer = await app.inject({
+      method: 'POST',
+      url: `/tasks/${asked.id}/send`,
+      payload: { message: { role: 'user', parts: [png] } },
+    })
+    expect(answer.statusCode).toBe(415)
+    expect(answer.json()).toEqual(refused)
+    const task = (await app.inject({ url: `/tasks/${asked.id}?historyLength=10` })).json()
+    expect(task.status.state).toBe('input-required')
+    expect(task.history).toHaveLength(2)
+  })
+
   it('answers with the input-required task and its question', async () => {
     app = await testApp({}, { skills: [askSkill] })
     const task = (

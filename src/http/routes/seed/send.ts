@@ -50,7 +50,7 @@ const send: FastifyPluginAsync<SeedRoutesOptions> = async (fastify, options) => 
       if (task.status.state !== 'input-required' && repeatsLastContinuation(task, message)) {
         await app.tasks.resume(task, originOf(request))
       } else {
-        await app.tasks.continue(id, messageFromSeed(message), originOf(request))
+        await app.tasks.continue(id, messageFromSeed(message), originOf(request), task)
       }
       return taskToSeed(await app.tasks.waitForFinal(id, options.sendWaitMs), historyLength)
     },
