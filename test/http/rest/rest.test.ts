@@ -141,6 +141,35 @@ describe('HTTP+JSON binding', () => {
     })
   })
 
+  it('serves each tasks/{id}:operation by its own methods; a HEAD of :subscribe opens no stream', async () => {
+    app = await testApp({}, { skills: [askSkill] })
+    const sent = await send({ message: v10Message('paint') })
+    const { id } = sent.json().task
+    expect(sent.json().task.status.state).toBe('TASK_STATE_INPUT_REQUIRED')
+    const noRoute = async (method: 'GET' | 'HEAD' | 'POST', path: string) => {
+      const response = await app.inject({ method, url: `${REST}${path}`, headers })
+      expect(response.statusCode).toBe(404)
+      if (method !== 'HEAD') {
+        expect(response.json().error).toMatchObject({
+          status: 'NOT_FOUND',
+          message: `No route for ${method} ${REST}${path}`,
+        })
+      }
+    }
+    // The task waits for input: a HEAD that opened its stream would not answer before it ends.
+    await noRoute('HEAD', `/tasks/${id}:subscribe`)
+    await noRoute('GET', `/tasks/${id}:cancel`)
+    await noRoute('POST', `/tasks/${id}`)
+    const unknown = await app.inject({ method: 'GET', url: `${REST}/tasks/${id}:explode`, headers })
+    expect(unknown.statusCode).toBe(400)
+    expect(unknown.json().error.message).toBe(
+      'unknown operation ":explode"; use :cancel or :subscribe',
+    )
+    const head = await app.inject({ method: 'HEAD', url: `${REST}/tasks/${id}`, headers })
+    expect(head.statusCode).toBe(200)
+    expect(head.body).toBe('')
+  })
+
   it('maps errors to their HTTP status: 415, 400 push, 400 version, 400 terminal task', async () => {
     app = await testApp({}, { skills: [echoSkill] })
     const wrongType = await app.inject({

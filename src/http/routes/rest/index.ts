@@ -49,8 +49,26 @@ function splitVerb(idAndVerb: string): { id: string; verb: string | undefined } 
     : { id: idAndVerb.slice(0, at), verb: idAndVerb.slice(at + 1) }
 }
 
-const unknownVerb = (verb: string) =>
-  new InvalidRequestError(`unknown operation ":${verb}"; use :cancel or :subscribe`)
+/** The operations `tasks/{id}:verb` names, and the methods each is served by. */
+const VERB_METHODS = new Map<string, readonly string[]>([
+  ['cancel', ['POST']],
+  ['subscribe', ['GET', 'POST']],
+])
+
+/**
+ * The task id and operation of `tasks/{id}[:verb]`. An operation this method does not serve is
+ * no route, as any other wrong method is (a HEAD of `:subscribe` opens no stream); a POST must
+ * name one. An unknown operation is a bad request naming the ones there are.
+ */
+function taskOperation(request: FastifyRequest<{ Params: { id: string } }>) {
+  const { id, verb } = splitVerb(request.params.id)
+  const methods = verb === undefined ? ['GET', 'HEAD'] : VERB_METHODS.get(verb)
+  if (!methods) {
+    throw new InvalidRequestError(`unknown operation ":${verb}"; use :cancel or :subscribe`)
+  }
+  if (!methods.includes(request.method)) throw new RouteNotFoundError(request.method, request.url)
+  return { id, verb }
+}
 
 function routes(app: FastifyInstance, prefix: string, options: RestRoutesOptions): void {
   const { ops, cards } = options
@@ -93,9 +111,8 @@ function routes(app: FastifyInstance, prefix: string, options: RestRoutesOptions
     `${prefix}/tasks/:id`,
     { sse: 'manual' },
     async (request, reply) => {
-      const { id, verb } = splitVerb(request.params.id)
+      const { id, verb } = taskOperation(request)
       if (verb === 'subscribe') return subscribe(request, reply, id)
-      if (verb !== undefined) throw unknownVerb(verb)
       const { historyLength } = parseProtoJson(GetTaskQuery, request.query)
       return send(
         reply,
@@ -108,14 +125,12 @@ function routes(app: FastifyInstance, prefix: string, options: RestRoutesOptions
     `${prefix}/tasks/:id`,
     { sse: 'manual' },
     async (request, reply) => {
-      const { id, verb } = splitVerb(request.params.id)
-      if (verb === 'cancel')
-        return send(
-          reply,
-          taskToV10(await ops.cancel(id, viewerOf(callerOf(request)), originOf(request))),
-        )
+      const { id, verb } = taskOperation(request)
       if (verb === 'subscribe') return subscribe(request, reply, id)
-      throw unknownVerb(verb ?? '')
+      return send(
+        reply,
+        taskToV10(await ops.cancel(id, viewerOf(callerOf(request)), originOf(request))),
+      )
     },
   )
 
