@@ -250,6 +250,48 @@ describe('input hardening', () => {
       expect(response.json().error).toMatchObject({ code: 'INVALID_REQUEST', field: 'id' })
     })
 
+    it('refuses a file part whose url is not a URL in every dialect, so none stores one', async () => {
+      app = await testApp()
+      const notUrl = 'not a url\u0000'
+      const v10 = await rpc(app, 'SendMessage', {
+        message: v10Message('x', { parts: [{ url: notUrl, mediaType: 'text/plain' }] }),
+      })
+      expect(v10.body.error).toMatchObject({
+        code: -32602,
+        message: 'message.parts[0].url: must be a URL',
+      })
+      const v03 = await rpc(
+        app,
+        'message/send',
+        { message: v03Message('x', { parts: [{ kind: 'file', file: { uri: '::::' } }] }) },
+        { version: null },
+      )
+      expect(v03.body.error).toMatchObject({
+        code: -32602,
+        data: { field: 'message.parts[0].file.uri' },
+      })
+      const rest = await app.inject({
+        method: 'POST',
+        url: '/a2a/rest/message:send',
+        payload: { message: v10Message('x', { parts: [{ url: notUrl }] }) },
+      })
+      expect(rest.statusCode).toBe(400)
+      const seed = await app.inject({
+        method: 'POST',
+        url: '/tasks/send',
+        payload: {
+          id: randomUUID(),
+          message: { role: 'user', parts: [{ type: 'file', file: { uri: notUrl } }] },
+        },
+      })
+      expect(seed.json().error).toMatchObject({
+        code: 'INVALID_REQUEST',
+        message: 'message.parts[0].file.uri: must be a URL',
+      })
+      const listed = await app.inject({ url: '/a2a/rest/tasks' })
+      expect(listed.json().tasks).toEqual([])
+    })
+
     it('refuses a client contextId longer than 256 characters', async () => {
       app = await testApp()
       const { body } = await rpc(app, 'SendMessage', {

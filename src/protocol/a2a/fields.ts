@@ -27,3 +27,9 @@ export const ContextId = z
   .max(256, 'must be at most 256 characters')
   .optional()
   .transform((value) => (value === '' ? undefined : value))
+
+/**
+ * Where a file part points. Every dialect's schemas check it alike (the brief's too): a part
+ * one dialect accepts is never one another refuses when it reads the task back.
+ */
+export const FileUrl = z.url()

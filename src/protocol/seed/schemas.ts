@@ -5,13 +5,14 @@
 import { z } from 'zod'
 import { Metadata } from '../../domain/model.js'
 import { wholeNumberFromText } from '../../domain/whole-number.js'
+import { FileUrl } from '../a2a/fields.js'
 
 const SeedFile = z
   .object({
     name: z.string().optional(),
     mimeType: z.string().optional(),
     bytes: z.base64('must be base64').optional(),
-    uri: z.url().optional(),
+    uri: FileUrl.optional(),
   })
   .refine((file) => (file.bytes === undefined) !== (file.uri === undefined), {
     message: 'a file has exactly one of bytes or uri',

@@ -5,12 +5,12 @@
 import { z } from 'zod'
 import { Metadata } from '../../domain/model.js'
 import { wholeNumber } from '../../domain/whole-number.js'
-import { ContextId, OptionalId, RequiredString, requiredAs } from '../a2a/fields.js'
+import { ContextId, FileUrl, OptionalId, RequiredString, requiredAs } from '../a2a/fields.js'
 
 const V03File = z
   .object({
     bytes: z.base64('must be base64').optional(),
-    uri: z.string().min(1).optional(),
+    uri: FileUrl.optional(),
     name: z.string().optional(),
     mimeType: z.string().optional(),
   })

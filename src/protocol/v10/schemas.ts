@@ -6,7 +6,7 @@
 import { z } from 'zod'
 import { Metadata } from '../../domain/model.js'
 import { wholeNumber, wholeNumberFromText } from '../../domain/whole-number.js'
-import { ContextId, OptionalId, RequiredString, requiredAs } from '../a2a/fields.js'
+import { ContextId, FileUrl, OptionalId, RequiredString, requiredAs } from '../a2a/fields.js'
 
 const HistoryLength = wholeNumber(0)
 
@@ -27,7 +27,7 @@ export const V10Part = z
   .object({
     text: z.string().optional(),
     raw: z.base64('must be base64').optional(),
-    url: z.string().min(1).optional(),
+    url: FileUrl.optional(),
     data: z.unknown().optional(),
     filename: z.string().optional(),
     mediaType: z.string().optional(),
