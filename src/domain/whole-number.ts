@@ -14,15 +14,22 @@ const notANumber = (issue: { code?: string; expected?: unknown }): string | unde
 export const wholeNumber = (min: number, max?: number) =>
   bounded(z.number({ error: notANumber }), min, max)
 
-/** The same, read from text: a query string, an environment variable (or a lenient body field). */
-export const wholeNumberFromText = (min: number, max?: number) =>
-  bounded(z.coerce.number({ error: notANumber }), min, max)
+/** Decimal notation, as a person writes a count: "5", " 12 ", "1.5" (which is then not whole). */
+const DECIMAL = /^\s*[+-]?(\d+\.?\d*|\.\d+)\s*$/
 
-function bounded<N extends z.ZodNumber | z.ZodCoercedNumber>(
-  number: N,
-  min: number,
-  max: number | undefined,
-) {
+/** A string in decimal notation as its number; anything else is left for the check to refuse. */
+const fromDecimalText = (value: unknown): unknown =>
+  typeof value === 'string' && DECIMAL.test(value) ? Number(value) : value
+
+/**
+ * The same, also read from text: a query string, an environment variable, or a body field that
+ * the brief's dialect takes as a number or as its digits. Only decimal notation counts: an empty
+ * value, `0x10`, `true`, `null` or `[7]` is not a number.
+ */
+export const wholeNumberFromText = (min: number, max?: number) =>
+  z.preprocess(fromDecimalText, wholeNumber(min, max))
+
+function bounded<N extends z.ZodNumber>(number: N, min: number, max: number | undefined) {
   const range = max === undefined ? `must be ${min} or more` : `must be from ${min} to ${max}`
   // Not a whole number: the range is not checked, so the message says one thing.
   const atLeast = number.int({ error: 'must be a whole number', abort: true }).min(min, range)
