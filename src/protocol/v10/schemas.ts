@@ -84,9 +84,8 @@ export const GetTaskRequest = z.object({
 export const TaskIdRequest = z.object({ tenant: Tenant, id: TaskId, metadata: Metadata.optional() })
 
 /** RFC 3339, normalized to the store's form (UTC, milliseconds) so that it compares as text. */
-const Timestamp = z
-  .string()
-  .refine((value) => !Number.isNaN(Date.parse(value)), 'must be an RFC 3339 timestamp')
+const Timestamp = z.iso
+  .datetime({ offset: true, error: 'must be an RFC 3339 timestamp' })
   .transform((value) => new Date(value).toISOString())
 
 export const ListTasksRequest = z.object({

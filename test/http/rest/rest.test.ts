@@ -121,6 +121,24 @@ describe('HTTP+JSON binding', () => {
     expect(bad.json().error.message).toBe('pageSize: must be from 1 to 100')
     const text = await app.inject({ method: 'GET', url: `${REST}/tasks?pageSize=ten` })
     expect(text.json().error.message).toBe('pageSize: must be a number')
+    const empty = await app.inject({ method: 'GET', url: `${REST}/tasks?pageSize=` })
+    expect(empty.json().error.message).toBe('pageSize: must be a number')
+    // A timestamp has a date, a time and an offset: "12" is not December of 2001.
+    for (const after of ['12', '2026-01-01', '2026-01-01T00:00:00']) {
+      const notRfc3339 = await app.inject({
+        method: 'GET',
+        url: `${REST}/tasks?statusTimestampAfter=${after}`,
+      })
+      expect(notRfc3339.statusCode).toBe(400)
+      expect(notRfc3339.json().error.message).toBe(
+        'statusTimestampAfter: must be an RFC 3339 timestamp',
+      )
+    }
+    const since = await app.inject({
+      method: 'GET',
+      url: `${REST}/tasks?statusTimestampAfter=2000-01-01T00:00:00%2B02:00`,
+    })
+    expect(since.json().totalSize).toBe(2)
   })
 
   it('POST /tasks/{id}:cancel without a body cancels; a terminal task is 409', async () => {
