@@ -13,6 +13,7 @@ import { protocolVersionOf } from '../../protocol/a2a/versions.js'
 import { renderV03Card } from '../../protocol/v03/card.js'
 import { renderV10Card } from '../../protocol/v10/card.js'
 import { v10RestErrorReply } from '../../protocol/v10/errors.js'
+import { askedVersionOf } from '../a2a/asked-version.js'
 import { dialectErrorHandler } from '../error-handler.js'
 
 export const AGENT_CARD_PATH = '/.well-known/agent-card.json'
@@ -53,9 +54,7 @@ const agentCard: FastifyPluginAsync<AgentCardRoutesOptions> = async (app, option
     { logLevel: 'warn', config: { public: true } },
     async (request, reply) => {
       reply.header('vary', 'A2A-Version')
-      const header = request.headers['a2a-version']
-      const query = (request.query as Record<string, string | undefined>)['A2A-Version']
-      const asked = header ?? query
+      const asked = askedVersionOf(request)
       let version: ProtocolVersion
       try {
         version = asked ? protocolVersionOf(asked) : options.defaultVersion

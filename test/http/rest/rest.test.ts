@@ -211,6 +211,9 @@ describe('HTTP+JSON binding', () => {
       code: 400,
       details: [{ reason: 'VERSION_NOT_SUPPORTED' }],
     })
+    // The query parameter asks as the header does (for clients that cannot set headers).
+    const byQuery = await app.inject({ method: 'GET', url: `${REST}/tasks/t?A2A-Version=0.3` })
+    expect(byQuery.json().error).toMatchObject({ details: [{ reason: 'VERSION_NOT_SUPPORTED' }] })
     const { id } = (await send({ message: v10Message('done') })).json().task
     const terminal = await send({ message: v10Message('more', { taskId: id }) })
     expect(terminal.json().error).toMatchObject({

@@ -13,6 +13,7 @@ import { protocolVersionOf } from '../../../protocol/a2a/versions.js'
 import { v03RpcErrorReply } from '../../../protocol/v03/errors.js'
 import { v10RpcErrorReply } from '../../../protocol/v10/errors.js'
 import { dialectErrorHandler } from '../../error-handler.js'
+import { askedVersionOf } from '../../a2a/asked-version.js'
 import { callerOf } from '../../a2a/caller.js'
 import type { ExtendedCards } from '../../a2a/extended-card.js'
 import type { A2AOperations } from '../../a2a/operations.js'
@@ -32,11 +33,6 @@ const METHODS = { '1.0': v10Methods, '0.3': v03Methods } as const
 /** The version a request asked for; an unsupported one is answered in 1.0's error shape. */
 function versionOf(request: FastifyRequest): ProtocolVersion {
   return protocolVersionOf(askedVersionOf(request))
-}
-
-function askedVersionOf(request: FastifyRequest): string | string[] | undefined {
-  const query = request.query as Record<string, string | undefined> | undefined
-  return request.headers['a2a-version'] ?? query?.['A2A-Version']
 }
 
 /** A method of another version than the request's: says which, and how to ask for it. */

@@ -16,6 +16,7 @@ import { v10RestErrorReply } from '../../../protocol/v10/errors.js'
 import { GetTaskQuery, ListTasksQuery, SendMessageRequest } from '../../../protocol/v10/schemas.js'
 import { useJsonBodyParser } from '../../json-body.js'
 import { dialectErrorHandler } from '../../error-handler.js'
+import { askedVersionOf } from '../../a2a/asked-version.js'
 import { callerOf, originOf, viewerOf } from '../../a2a/caller.js'
 import type { ExtendedCards } from '../../a2a/extended-card.js'
 import { listTasksV10 } from '../../a2a/list-tasks.js'
@@ -153,7 +154,7 @@ const rest: FastifyPluginAsync<RestRoutesOptions> = async (app, options) => {
   useJsonBodyParser(app, { contentTypes: ['application/json', A2A_JSON] })
 
   app.addHook('onRequest', async (request) => {
-    const version = request.headers['a2a-version']
+    const version = askedVersionOf(request)
     const given = (Array.isArray(version) ? version[0] : version)?.trim()
     if (given && !/^1\.0(\.\d+)?$/.test(given)) throw new VersionNotSupportedError(given, ['1.0'])
   })
