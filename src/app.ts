@@ -18,7 +18,11 @@ import type { Dispatcher } from './engine/dispatcher.js'
 import { InlineDispatcher } from './engine/inline-dispatcher.js'
 import { Runner } from './engine/runner.js'
 import { TaskService } from './engine/task-service.js'
-import { frameworkErrorHandler } from './http/framework-errors.js'
+import {
+  frameworkErrorHandler,
+  notFoundHandler,
+  rootErrorHandler,
+} from './http/framework-errors.js'
 import audit, { auditRateLimitHit } from './http/plugins/audit.js'
 import auth, { authorize } from './http/plugins/auth.js'
 import engine from './http/plugins/engine.js'
@@ -29,7 +33,6 @@ import rateLimits, { logRateLimitHit } from './http/plugins/rate-limit.js'
 import type { RateLimitHit } from './http/plugins/rate-limit.js'
 import requestId, { genReqId } from './http/plugins/request-id.js'
 import health from './http/routes/health.js'
-import { seedErrorHandler, seedNotFoundHandler } from './http/routes/seed/error-handler.js'
 import seedDialect from './http/routes/seed/index.js'
 import a2aDialects from './http/routes/a2a.js'
 import registryRoutes from './http/routes/registry.js'
@@ -153,7 +156,7 @@ export async function buildApp(
   })
 
   // Set first, so that every plugin registered below inherits it unless it sets its own.
-  app.setErrorHandler(seedErrorHandler(config.BODY_LIMIT))
+  app.setErrorHandler(rootErrorHandler(config.BODY_LIMIT))
   await app.register(requestId)
   await app.register(metricsPlugin, { metrics })
   await app.register(audit, { trail, flushTimeoutMs: config.SHUTDOWN_GRACE_MS })
@@ -198,8 +201,8 @@ export async function buildApp(
   }
   if (!overrides.registry) registry.start()
 
-  // Outside any dialect (unknown routes, probes) errors take the brief's shape.
-  app.setNotFoundHandler(seedNotFoundHandler)
+  // Outside any route, errors take the shape of the dialect whose path the URL is under.
+  app.setNotFoundHandler(notFoundHandler)
   return app
 }
 

@@ -1,25 +1,47 @@
 /**
- * Errors Fastify raises before any route is found (a URL it cannot decode): answered in the
+ * Errors outside any route: a URL Fastify cannot decode, a path no route serves, a hook that
+ * refuses (no token, a spent rate limit) before a route was found. Each is answered in the
  * format of the dialect whose path the URL is under, like every other error, instead of
- * Fastify's own `{statusCode, error, message}` body.
+ * Fastify's own `{statusCode, error, message}` body or another dialect's shape.
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
+import type { A2AError } from '../domain/errors.js'
+import { RouteNotFoundError } from '../domain/errors.js'
 import { seedErrorReply } from '../protocol/seed/errors.js'
-import { v10RestErrorReply, v10RpcErrorReply } from '../protocol/v10/errors.js'
+import { v10RestErrorReply } from '../protocol/v10/errors.js'
+import type { ErrorReply } from './error-handler.js'
+import { dialectErrorHandler } from './error-handler.js'
 import { toA2AError } from './errors.js'
 import { JSON_RPC_PATH, REST_PATH } from './routes/a2a.js'
+import { jsonRpcErrorReply } from './routes/jsonrpc/error-reply.js'
 
+const under = (path: string, base: string): boolean =>
+  path === base || path.startsWith(`${base}/`) || path.startsWith(`${base}?`)
+
+/** `error` as the dialect of the request's path renders it (the brief's, outside A2A's paths). */
+export function errorReplyForPath(request: FastifyRequest, error: A2AError): ErrorReply {
+  const path = request.raw.url ?? ''
+  if (under(path, REST_PATH)) return v10RestErrorReply(error)
+  if (under(path, JSON_RPC_PATH)) return jsonRpcErrorReply(request, error, null)
+  return seedErrorReply(error, request.id)
+}
+
+/** Fastify's `frameworkErrors`: a URL it could not decode. */
 export function frameworkErrorHandler(
   error: FastifyError,
   request: FastifyRequest,
   reply: FastifyReply,
 ): void {
-  const a2aError = toA2AError(error, { bodyLimit: 0 })
-  const path = request.raw.url ?? ''
-  const { statusCode, body } = path.startsWith(REST_PATH)
-    ? v10RestErrorReply(a2aError)
-    : path.startsWith(JSON_RPC_PATH)
-      ? v10RpcErrorReply(a2aError, null)
-      : seedErrorReply(a2aError, request.id)
+  const { statusCode, body } = errorReplyForPath(request, toA2AError(error, { bodyLimit: 0 }))
   void reply.code(statusCode).type('application/json; charset=utf-8').send(body)
+}
+
+/** The root error handler: what a hook throws before any dialect's route was found. */
+export const rootErrorHandler = (bodyLimit: number) =>
+  dialectErrorHandler((error, request) => errorReplyForPath(request, error), { bodyLimit })
+
+/** No route for this method and path: 404 in every dialect (a JSON-RPC error object included). */
+export function notFoundHandler(request: FastifyRequest, reply: FastifyReply) {
+  const { body } = errorReplyForPath(request, new RouteNotFoundError(request.method, request.url))
+  return reply.code(404).type('application/json; charset=utf-8').send(body)
 }

@@ -4,14 +4,9 @@
  * from an unparsable body to an engine error, leaves as a JSON-RPC error in that version's shape.
  */
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
-import type { A2AError } from '../../../domain/errors.js'
 import { InvalidRequestError, MethodNotFoundError } from '../../../domain/errors.js'
-import type { JsonRpcId } from '../../../protocol/a2a/jsonrpc.js'
 import { idOf, isJsonObject, readCall, rpcResult } from '../../../protocol/a2a/jsonrpc.js'
 import type { ProtocolVersion } from '../../../protocol/a2a/versions.js'
-import { protocolVersionOf } from '../../../protocol/a2a/versions.js'
-import { v03RpcErrorReply } from '../../../protocol/v03/errors.js'
-import { v10RpcErrorReply } from '../../../protocol/v10/errors.js'
 import { dialectErrorHandler } from '../../error-handler.js'
 import { askedVersionOf } from '../../a2a/asked-version.js'
 import { callerOf } from '../../a2a/caller.js'
@@ -19,6 +14,7 @@ import type { ExtendedCards } from '../../a2a/extended-card.js'
 import type { A2AOperations } from '../../a2a/operations.js'
 import { v03Methods } from './v03-methods.js'
 import { v10Methods } from './v10-methods.js'
+import { jsonRpcErrorReply, versionOf } from './error-reply.js'
 import { useJsonBodyParser } from '../../json-body.js'
 
 export interface JsonRpcRoutesOptions {
@@ -29,11 +25,6 @@ export interface JsonRpcRoutesOptions {
 }
 
 const METHODS = { '1.0': v10Methods, '0.3': v03Methods } as const
-
-/** The version a request asked for; an unsupported one is answered in 1.0's error shape. */
-function versionOf(request: FastifyRequest): ProtocolVersion {
-  return protocolVersionOf(askedVersionOf(request))
-}
 
 /** A method of another version than the request's: says which, and how to ask for it. */
 function otherVersionHint(request: FastifyRequest, version: ProtocolVersion, method: string) {
@@ -48,16 +39,6 @@ function otherVersionHint(request: FastifyRequest, version: ProtocolVersion, met
   return `It is an A2A ${other} method: send the header A2A-Version: ${other} (${read})`
 }
 
-function errorReply(request: FastifyRequest, error: A2AError, id: JsonRpcId) {
-  let version: ProtocolVersion = '1.0'
-  try {
-    version = versionOf(request)
-  } catch {
-    // An unsupported version is answered in 1.0's shape, as its error code is 1.0's.
-  }
-  return version === '0.3' ? v03RpcErrorReply(error, id) : v10RpcErrorReply(error, id)
-}
-
 const jsonRpc: FastifyPluginAsync<JsonRpcRoutesOptions> = async (app, options) => {
   useJsonBodyParser(app, {
     contentTypes: ['application/json', 'application/a2a+json'],
@@ -65,7 +46,7 @@ const jsonRpc: FastifyPluginAsync<JsonRpcRoutesOptions> = async (app, options) =
   })
 
   app.setErrorHandler(
-    dialectErrorHandler((error, request) => errorReply(request, error, idOf(request.body)), {
+    dialectErrorHandler((error, request) => jsonRpcErrorReply(request, error, idOf(request.body)), {
       bodyLimit: options.bodyLimit,
     }),
   )

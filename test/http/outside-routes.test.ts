@@ -1,0 +1,68 @@
+/**
+ * Errors outside any route (no route, a refused token before one is found, a URL that cannot
+ * be decoded) take the shape of the dialect whose path the URL is under.
+ */
+import type { FastifyInstance } from 'fastify'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { testApp } from '../helpers/app.js'
+
+describe('errors outside any route', () => {
+  let app: FastifyInstance
+  beforeAll(async () => {
+    app = await testApp()
+  })
+  afterAll(() => app.close())
+
+  it('answers an unknown path or method under the JSON-RPC endpoint with a JSON-RPC error, 404', async () => {
+    for (const [method, url] of [
+      ['GET', '/a2a/jsonrpc'],
+      ['OPTIONS', '/a2a/jsonrpc'],
+      ['POST', '/a2a/jsonrpc/zzz'],
+    ] as const) {
+      const response = await app.inject({ method, url, headers: { 'a2a-version': '1.0' } })
+      expect(response.statusCode).toBe(404)
+      expect(response.json()).toMatchObject({
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32601, message: `No route for ${method} ${url}` },
+      })
+    }
+  })
+
+  it('answers a missing token before any route in the JSON-RPC shape there, and the seed shape elsewhere', async () => {
+    const rpc = await app.inject({ url: '/a2a/jsonrpc', headers: { authorization: '' } })
+    expect(rpc.statusCode).toBe(401)
+    expect(rpc.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32030 } })
+    const seed = await app.inject({ url: '/nowhere', headers: { authorization: '' } })
+    expect(seed.statusCode).toBe(401)
+    expect(seed.json().error).toMatchObject({ code: 'UNAUTHENTICATED' })
+  })
+
+  it("answers a URL that cannot be decoded in the shape of the caller's JSON-RPC version", async () => {
+    const v03 = await app.inject({ method: 'POST', url: '/a2a/jsonrpc/%ZZ', payload: {} })
+    expect(v03.json()).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32602, message: 'the URL is malformed' },
+    })
+    const v10 = await app.inject({
+      method: 'POST',
+      url: '/a2a/jsonrpc/%ZZ',
+      headers: { 'a2a-version': '1.0' },
+      payload: {},
+    })
+    expect(v10.json().error).toMatchObject({
+      code: -32602,
+      data: [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo' }],
+    })
+    const rest = await app.inject({ url: '/a2a/rest/tasks/%ZZ' })
+    expect(rest.statusCode).toBe(400)
+    expect(rest.json().error).toMatchObject({ status: 'INVALID_ARGUMENT' })
+  })
+
+  it('keeps the brief shape for paths that only start like a dialect', async () => {
+    const response = await app.inject({ url: '/a2a/jsonrpcx' })
+    expect(response.statusCode).toBe(404)
+    expect(response.json().error).toMatchObject({ code: 'ROUTE_NOT_FOUND' })
+  })
+})
