@@ -66,6 +66,14 @@ export interface AppOverrides {
   registry?: AgentRegistry
 }
 
+/**
+ * How long Fastify gives one plugin to start, or one close hook to run (`pluginTimeout`). The
+ * engine's preClose waits up to SHUTDOWN_GRACE_MS for running turns before it stops them, and
+ * the audit trail as long for its sink: a grace past Fastify's 10 s default made `close()` fail
+ * (exit 1) instead of draining, leaving the turns neither finished nor handed back.
+ */
+const hookTimeoutMs = (graceMs: number): number => Math.max(10_000, graceMs + 10_000)
+
 export async function buildApp(
   config: Config,
   overrides: AppOverrides = {},
@@ -80,6 +88,7 @@ export async function buildApp(
     genReqId,
     frameworkErrors: frameworkErrorHandler,
     return503OnClosing: true,
+    pluginTimeout: hookTimeoutMs(config.SHUTDOWN_GRACE_MS),
   }) as unknown as FastifyInstance
   app.setValidatorCompiler(zodValidatorCompiler)
   // Every dialect speaks JSON; a text/plain body is refused (415) rather than parsed as a string.
