@@ -266,6 +266,27 @@ describe('work queue: API processes enqueue, worker processes run the skills', (
     ])
   })
 
+  it('keeps a turn that drains within the grace period, past the visibility timeout', async () => {
+    const env = { ROLE: 'worker', QUEUE_VISIBILITY_TIMEOUT_MS: '600', SHUTDOWN_GRACE_MS: '5000' }
+    const [api, ...workers] = await Promise.all([
+      start('api', { ROLE: 'api', SEND_WAIT_MS: '0' }),
+      start('worker 1', env),
+      start('worker 2', env),
+    ])
+    // Finishes three visibility timeouts after the SIGTERM, well within the grace period.
+    const task = taskFor('wait', 'finish after 2400')
+    await post(api.url, '/tasks/send', { ...task })
+    const [first] = await waitFor('the first attempt', () => nonEmpty(starts(recorded(task.id))))
+    const leaving = workers.find((worker) => worker.pid === first)!
+    leaving.child.kill('SIGTERM')
+    expect(await leaving.exited).toEqual({ code: 0, signal: null })
+
+    const { body } = await get(api.url, `/tasks/${task.id}`)
+    expect(body.status).toMatchObject({ state: 'completed' })
+    // Run once, by the worker that was leaving: no other worker took it while it drained.
+    expect(starts(recorded(task.id))).toEqual([leaving.pid])
+  })
+
   it('runs at most WORKER_CONCURRENCY turns at once on a process that queues and runs them', async () => {
     // Each send's process takes its turn as it queues it when it has a free slot; the turns it
     // has no slot for wait in the queue for its worker's read.

@@ -13,8 +13,9 @@
  *   are re-entrant). After QUEUE_MAX_ATTEMPTS attempts the task fails with a message saying why.
  * - A turn is acknowledged (and its entry deleted) only once its outcome is stored; a turn
  *   whose outcome could not be written stays pending and is reclaimed.
- * - On close, the worker stops taking turns, waits the grace period, then hands the turns still
- *   running back to the queue for another worker, without failing their tasks.
+ * - On close, the worker stops taking turns, waits the grace period (its heartbeats go on, so
+ *   no other worker takes a turn that is still draining), then hands the turns still running
+ *   back to the queue for another worker, without failing their tasks.
  */
 import type { Task } from '../../domain/model.js'
 import type { Redis } from 'ioredis'
@@ -69,7 +70,10 @@ export class QueueWorker {
   #reserved = 0
   /** Tasks canceled while no turn of theirs ran here, with when (see abort). */
   readonly #canceled = new Map<string, number>()
+  /** The upkeep timers (reclaiming, forgetting dead consumers): stopped when closing starts. */
   readonly #timers: NodeJS.Timeout[] = []
+  /** Runs until the last turn has ended or been handed back: a draining turn is still ours. */
+  #heartbeatTimer: NodeJS.Timeout | undefined
   #closing = false
   #reading: Promise<void> = Promise.resolve()
   #slotFreed: (() => void) | undefined
@@ -123,8 +127,14 @@ export class QueueWorker {
   start(): void {
     const { visibilityTimeoutMs } = this.#options
     this.#reading = this.#readLoop()
-    this.#every(Math.max(100, Math.floor(visibilityTimeoutMs / 3)), () => this.#heartbeat())
-    this.#every(Math.max(100, Math.floor(visibilityTimeoutMs / 2)), () => this.#reclaim())
+    this.#heartbeatTimer = this.#every(
+      Math.max(100, Math.floor(visibilityTimeoutMs / 3)),
+      () => this.#heartbeat(),
+      { whileClosing: true },
+    )
+    this.#timers.push(
+      this.#every(Math.max(100, Math.floor(visibilityTimeoutMs / 2)), () => this.#reclaim()),
+    )
   }
 
   /**
@@ -171,6 +181,7 @@ export class QueueWorker {
       await this.#allDone()
       await Promise.all(left.map(({ entry }) => this.#release(entry)))
     }
+    clearInterval(this.#heartbeatTimer)
     this.#options.connection.disconnect()
   }
 
@@ -329,11 +340,14 @@ export class QueueWorker {
     for (const name of await queue.idleConsumers(quietFor)) await queue.forgetConsumer(name)
   }
 
-  /** Runs `task` every `ms` (never two at once); a failure is logged once per outage. */
-  #every(ms: number, task: () => Promise<void>): void {
+  /**
+   * Runs `task` every `ms` (never two at once), until closing starts unless `whileClosing`; a
+   * failure is logged once per outage.
+   */
+  #every(ms: number, task: () => Promise<void>, { whileClosing = false } = {}): NodeJS.Timeout {
     let busy = false
     const timer = setInterval(() => {
-      if (busy || this.#closing) return
+      if (busy || (this.#closing && !whileClosing)) return
       busy = true
       task()
         .then(
@@ -346,7 +360,7 @@ export class QueueWorker {
         .finally(() => (busy = false))
     }, ms)
     timer.unref()
-    this.#timers.push(timer)
+    return timer
   }
 
   /**
