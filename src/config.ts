@@ -8,6 +8,7 @@ import { ConfigError } from './domain/config-error.js'
 import { plainly } from './domain/issue-messages.js'
 import { withoutPassword } from './domain/url-password.js'
 import { wholeNumberFromText } from './domain/whole-number.js'
+import { databaseProblem } from './store/redis/database.js'
 import { TrustProxySetting } from './http/trust-proxy.js'
 
 export { ConfigError }
@@ -144,7 +145,12 @@ const Settings = z.object({
   TRUST_PROXY: TrustProxySetting,
 
   /** Redis for tasks, events and the work queue; unset keeps everything in this process. */
-  REDIS_URL: url('redis', 'rediss').optional(),
+  REDIS_URL: url('redis', 'rediss')
+    .superRefine((value, context) => {
+      const problem = databaseProblem(value)
+      if (problem) context.addIssue({ code: 'custom', message: problem })
+    })
+    .optional(),
   /** Prepended to every Redis key and channel, so several deployments can share one Redis. */
   REDIS_KEY_PREFIX: z
     .string()

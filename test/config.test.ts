@@ -78,6 +78,23 @@ describe('configuration from the environment', () => {
     ])
   })
 
+  it('refuses a REDIS_URL whose database is not a whole number, which ioredis would misread', () => {
+    for (const [url, database] of [
+      ['redis://localhost:6379/abc', 'abc'],
+      ['redis://localhost:6379?db=abc', 'abc'],
+      ['redis://localhost:6379/-1', '-1'],
+      ['redis://localhost:6379/1.5', '1.5'],
+    ]) {
+      expect(refusal({ REDIS_URL: url! }).message).toContain(
+        `REDIS_URL: names database "${database}"; a database is a whole number, 0 or more`,
+      )
+    }
+    expect(refusal({ REDIS_URL: 'not a url' }).message).toContain('REDIS_URL: must be a URL')
+    expect(loadConfig({ REDIS_URL: 'redis://localhost:6379/3' }).REDIS_URL).toBe(
+      'redis://localhost:6379/3',
+    )
+  })
+
   it('never shows a secret, nor the password of a URL, in its messages', () => {
     const message = (env: Record<string, string>) => refusal(env).message
     const short = message({ AUTH_JWT_SECRET: 'hunter2-too-short' })

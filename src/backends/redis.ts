@@ -15,7 +15,13 @@ import type { Config } from '../config.js'
 import { QueueDispatcher } from '../dispatch/redis/queue-dispatcher.js'
 import { ControlChannel } from '../dispatch/redis/control-channel.js'
 import { QueueWorker } from '../dispatch/redis/worker.js'
-import { blockingOptions, connectRedis } from '../store/redis/connection.js'
+import {
+  blockingOptions,
+  connectRedis,
+  credentialsRefused,
+  duplicateRedis,
+} from '../store/redis/connection.js'
+import { isDatabaseOutOfRange } from '../store/redis/database.js'
 import { createRedisStore } from '../store/redis/index.js'
 import { WorkQueue } from '../store/redis/work-queue.js'
 import type { Backend } from './backend.js'
@@ -130,18 +136,34 @@ export function redisBackend(config: Config & { REDIS_URL: string }, log: Logger
 
 /** A second connection with the same settings; its errors are the caller's to handle. */
 function duplicate(redis: Redis, name: string, log: Logger, options: RedisOptions = {}): Redis {
-  const connection = redis.duplicate({ ...options, connectionName: name })
+  const connection = duplicateRedis(redis, { ...options, connectionName: name })
   watchConnection(connection, log.child({ redis: name }), 'debug')
   return connection
 }
 
-/** Logs an outage once (not every reconnection attempt), and the recovery. */
+/**
+ * Logs an outage once (not every reconnection attempt), and the recovery. A database that this
+ * Redis does not have is no outage: the connection closes for good (connection.ts; every
+ * request then answers 503), and the log says to fix REDIS_URL. Refused
+ * credentials are logged as such: they pass only once REDIS_URL or Redis' users change.
+ */
 function watchConnection(redis: Redis, log: Logger, level: 'warn' | 'debug' = 'warn'): void {
   let down = false
   redis.on('error', (error: Error) => {
+    if (isDatabaseOutOfRange(error)) {
+      log.error(
+        { err: error, db: redis.options.db },
+        'REDIS_URL names a database this Redis does not have; not using Redis (fix REDIS_URL and restart)',
+      )
+      return
+    }
     if (down) return
     down = true
-    log[level]({ err: error }, 'Redis is unreachable; reconnecting')
+    if (credentialsRefused(error)) {
+      log.error({ err: error }, 'Redis refused the credentials in REDIS_URL; retrying')
+    } else {
+      log[level]({ err: error }, 'Redis is unreachable; reconnecting')
+    }
   })
   redis.on('ready', () => {
     if (!down) return

@@ -248,8 +248,19 @@ describe('a2a audit verify --redis', () => {
   it('cannot reach Redis: exit 2 with the reason, and no password printed', async () => {
     const checked = await verify('--redis', 'redis://:hunter2@127.0.0.1:1')
     expect(checked.code).toBe(2)
-    expect(checked.err).toContain('cannot read the audit trail')
+    expect(checked.err).toContain('cannot read the audit trail: connect ECONNREFUSED 127.0.0.1:1')
     expect(checked.err + checked.out).not.toContain('hunter2')
+  })
+
+  it('refuses a --redis that is no Redis URL, or names no whole-number database: exit 2', async () => {
+    for (const [url, problem] of [
+      ['http://127.0.0.1:6379', 'must be a URL starting with redis:// or rediss://'],
+      [`${REDIS_URL}/abc`, 'names database "abc"'],
+    ]) {
+      const checked = await verify('--redis', url!)
+      expect(checked.code).toBe(2)
+      expect(checked.err).toContain(`a2a audit: --redis ${problem}`)
+    }
   })
 })
 

@@ -17,10 +17,13 @@ export class PrivateRedis {
   private constructor(
     readonly port: number,
     readonly dir: string,
+    /** More `redis-server` arguments (e.g. `--requirepass`). */
+    readonly args: readonly string[],
   ) {}
 
-  static async start(): Promise<PrivateRedis> {
-    const redis = new PrivateRedis(await freePort(), mkdtempSync(join(tmpdir(), 'a2a-redis-')))
+  static async start(args: readonly string[] = []): Promise<PrivateRedis> {
+    const dir = mkdtempSync(join(tmpdir(), 'a2a-redis-'))
+    const redis = new PrivateRedis(await freePort(), dir, args)
     await redis.start()
     return redis
   }
@@ -36,6 +39,7 @@ export class PrivateRedis {
       [
         ...['--port', String(this.port), '--bind', '127.0.0.1', '--dir', this.dir],
         ...['--save', '', '--appendonly', 'yes', '--protected-mode', 'no'],
+        ...this.args,
       ],
       { stdio: ['ignore', 'pipe', 'pipe'] },
     )

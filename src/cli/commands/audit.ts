@@ -17,6 +17,7 @@ import type { ChainHead } from '../../audit/record.js'
 import type { Verdict } from '../../audit/verify.js'
 import { verifyChain } from '../../audit/verify.js'
 import { withoutPassword } from '../../domain/url-password.js'
+import { databaseProblem } from '../../store/redis/database.js'
 
 export const summary = "check the audit trail's hash chain"
 
@@ -73,6 +74,8 @@ export async function run(
   if ((file === undefined) === (values.redis === undefined)) {
     return usage('give exactly one of a file (a path, or --file) or --redis')
   }
+  const redisProblem = values.redis === undefined ? undefined : redisUrlProblem(values.redis)
+  if (redisProblem) return usage(`--redis ${redisProblem}`)
 
   let trail: { records: unknown[]; head?: ChainHead; source: string }
   try {
@@ -105,6 +108,14 @@ export async function run(
   return verdict.ok ? 0 : 1
 }
 
+/** What is wrong with the URL given to --redis, if anything (before a connection is tried). */
+function redisUrlProblem(url: string): string | undefined {
+  if (!URL.canParse(url) || !['redis:', 'rediss:'].includes(new URL(url).protocol)) {
+    return 'must be a URL starting with redis:// or rediss://'
+  }
+  return databaseProblem(url)
+}
+
 async function fromRedis(url: string, prefix: string) {
   const redis = new Redis(url, {
     lazyConnect: true,
@@ -112,10 +123,14 @@ async function fromRedis(url: string, prefix: string) {
     connectTimeout: 2000,
     retryStrategy: () => null,
   })
-  redis.on('error', () => undefined) // the failed command reports it
+  // A failed connection rejects with "Connection is closed."; the error said why.
+  let refusal: Error | undefined
+  redis.on('error', (error: Error) => (refusal ??= error))
   try {
     await redis.connect()
     return await readAuditStream(redis, prefix)
+  } catch (error) {
+    throw refusal ?? error
   } finally {
     redis.disconnect()
   }

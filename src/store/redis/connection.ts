@@ -8,6 +8,7 @@ import { Redis } from 'ioredis'
 import type { RedisOptions } from 'ioredis'
 import { ServiceUnavailableError } from '../../domain/errors.js'
 import { coalesceWrites } from './coalesced-writes.js'
+import { isDatabaseOutOfRange } from './database.js'
 
 /** The longest pause between two reconnection attempts, and so the longest a request waits. */
 export const RECONNECT_CAP_MS = 1000
@@ -32,7 +33,25 @@ export const blockingOptions: RedisOptions = { commandTimeout: undefined }
  * commands of one event-loop turn in one write (coalesced-writes.ts).
  */
 export function connectRedis(url: string, name: string, options: RedisOptions = {}): Redis {
-  return coalesceWrites(new Redis(url, { ...connectionOptions, connectionName: name, ...options }))
+  return refuseMissingDatabase(
+    coalesceWrites(new Redis(url, { ...connectionOptions, connectionName: name, ...options })),
+  )
+}
+
+/** A second connection with the settings of `redis` (and `options` on top), guarded alike. */
+export function duplicateRedis(redis: Redis, options: RedisOptions): Redis {
+  return refuseMissingDatabase(redis.duplicate(options))
+}
+
+/**
+ * Closes `redis` for good when Redis refuses the database its URL names (database.ts): ioredis
+ * would carry on in database 0. Its commands then fail as while Redis is away (503).
+ */
+function refuseMissingDatabase(redis: Redis): Redis {
+  redis.on('error', (error: Error) => {
+    if (isDatabaseOutOfRange(error)) redis.disconnect()
+  })
+  return redis
 }
 
 /** A connection error or a Redis refusal that passes once Redis is back (or less loaded). */
@@ -48,7 +67,15 @@ const SOCKET_CODES = new Set([
   'EAI_AGAIN',
 ])
 
-/** True when `error` (or an error in its `cause` chain) means Redis cannot serve right now. */
+/** Redis refused this server's credentials (a wrong or missing password in REDIS_URL). */
+const CREDENTIALS_REFUSED = /^(WRONGPASS|NOAUTH)\b/
+
+export const credentialsRefused = (error: Error): boolean => CREDENTIALS_REFUSED.test(error.message)
+
+/**
+ * True when `error` (or an error in its `cause` chain) means Redis cannot serve right now:
+ * unreachable, busy, or refusing this server's credentials. Callers get a 503, not a 500.
+ */
 export function redisUnavailable(error: unknown): boolean {
   for (let current = error, depth = 0; current instanceof Error && depth < 5; depth++) {
     const { name, message } = current
@@ -59,7 +86,8 @@ export function redisUnavailable(error: unknown): boolean {
       message.startsWith("Stream isn't writeable") ||
       message === 'Command timed out' ||
       (typeof code === 'string' && SOCKET_CODES.has(code)) ||
-      TRANSIENT_REPLY.test(message)
+      TRANSIENT_REPLY.test(message) ||
+      CREDENTIALS_REFUSED.test(message)
     ) {
       return true
     }

@@ -9,6 +9,7 @@
  * never waits on a notice that cannot come.
  */
 import type { Redis } from 'ioredis'
+import { duplicateRedis } from './connection.js'
 
 type Wake = () => void
 
@@ -72,7 +73,7 @@ export class EventFeed {
 
   #connection(): Redis {
     if (this.#subscriber) return this.#subscriber
-    const subscriber = this.redis.duplicate({ connectionName: this.connectionName })
+    const subscriber = duplicateRedis(this.redis, { connectionName: this.connectionName })
     // An outage reaches followers as a failed read once they are woken; the event is noise.
     subscriber.on('error', () => undefined)
     subscriber.on('message', (channel: string) => {
