@@ -34,15 +34,22 @@ async function main(): Promise<void> {
   process.once('SIGINT', close)
 
   await app.listen({ host: config.HOST, port: config.PORT })
-  app.log.info(
-    {
-      url: config.PUBLIC_URL,
-      agent: config.AGENT_NAME,
-      skills: app.agent.skills.map((s) => s.id),
-      auth: config.AUTH.mode,
-    },
-    `A2A agent ready: curl ${config.PUBLIC_URL}/.well-known/agent.json`,
-  )
+  const ready = {
+    url: config.PUBLIC_URL,
+    agent: config.AGENT_NAME,
+    skills: app.agent.skills.map((s) => s.id),
+    auth: config.AUTH.mode,
+    role: config.ROLE,
+  }
+  // A worker serves no A2A route: only the probes and the metrics.
+  if (config.ROLE === 'worker') {
+    app.log.info(
+      ready,
+      `A2A worker ready: runs turns from the work queue; serves ${config.PUBLIC_URL}/readyz and /metrics`,
+    )
+    return
+  }
+  app.log.info(ready, `A2A agent ready: curl ${config.PUBLIC_URL}/.well-known/agent.json`)
   if (dev) announceDevMode(config, dev, app.log)
 }
 

@@ -9,8 +9,9 @@ import { existsSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { TEST_SECRET } from '../helpers/auth.js'
+import { connectTestRedis, deleteKeysUnder, testPrefix } from '../helpers/redis.js'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..')
 const entry = join(root, 'dist', 'server.js')
@@ -19,6 +20,7 @@ interface Started {
   child: ChildProcess
   url: string
   stderr: () => string
+  stdout: () => string
 }
 
 interface Exit {
@@ -77,15 +79,20 @@ function spawnServer(env: Record<string, string>) {
   })
   children.add(child)
   let stderr = ''
+  let stdout = ''
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
-  child.stdout.resume()
-  return { child, stderr: () => stderr }
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
+  return { child, stderr: () => stderr, stdout: () => stdout }
 }
 
 /** Starts the server on a free loopback port and waits until /healthz answers. */
 async function startServer(env: Record<string, string> = {}): Promise<Started> {
   const port = await freePort()
-  const { child, stderr } = spawnServer({ HOST: '127.0.0.1', PORT: String(port), ...env })
+  const { child, stderr, stdout } = spawnServer({
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    ...env,
+  })
   const url = `http://127.0.0.1:${port}`
   const deadline = Date.now() + 10_000
   while (Date.now() < deadline) {
@@ -96,7 +103,7 @@ async function startServer(env: Record<string, string> = {}): Promise<Started> {
     }
     try {
       const response = await fetch(`${url}/healthz`)
-      if (response.ok) return { child, url, stderr }
+      if (response.ok) return { child, url, stderr, stdout }
     } catch {
       // Not listening yet.
     }
@@ -130,6 +137,31 @@ describe('node dist/server.js', () => {
     const card = (await response.json()) as { name: string; url: string; skills: { id: string }[] }
     expect(card.name).toBe('Code Review Agent')
     expect(card.skills.map((skill) => skill.id)).toEqual(['review-pr', 'echo'])
+  })
+
+  it('announces what each role serves: the card for an API, the probes for a worker', async () => {
+    const ready = async (env: Record<string, string>) => {
+      const { child, stdout } = await startServer({ LOG_LEVEL: 'info', ...env })
+      await vi.waitFor(() => expect(stdout()).toContain(' ready'), { timeout: 5_000 })
+      child.kill('SIGTERM')
+      await exited(child, 5_000)
+      return stdout()
+    }
+    expect(await ready({})).toContain('"msg":"A2A agent ready: curl http://localhost:')
+    const redis = connectTestRedis()
+    const prefix = testPrefix()
+    try {
+      const worker = await ready({
+        REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+        REDIS_KEY_PREFIX: prefix,
+        ROLE: 'worker',
+      })
+      expect(worker).toContain('"msg":"A2A worker ready: runs turns from the work queue; serves')
+      expect(worker).not.toContain('agent.json')
+    } finally {
+      await deleteKeysUnder(redis, prefix)
+      redis.disconnect()
+    }
   })
 
   it('exits with code 0 on SIGTERM', async () => {
