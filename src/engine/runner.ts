@@ -5,6 +5,7 @@
  */
 import type { Logger } from 'pino'
 import type { TaskChange } from '../domain/events.js'
+import { ServiceUnavailableError } from '../domain/errors.js'
 import { newId } from '../domain/ids.js'
 import type { Message, Task, TaskState } from '../domain/model.js'
 import { now } from '../domain/model.js'
@@ -92,7 +93,12 @@ export class Runner {
       // A turn that wrote nothing (aborted at once) hands back the task as it found it.
       return { recorded: true, task: writer.task ?? task }
     } catch (error) {
-      log.error({ err: error, taskId }, 'turn failed outside the skill')
+      // Unrecorded: a queue runs it again. The store being away is a refusal, not a fault.
+      if (error instanceof ServiceUnavailableError) {
+        log.warn({ err: error, taskId }, `turn stopped: ${error.message}`)
+      } else {
+        log.error({ err: error, taskId }, 'turn failed outside the skill')
+      }
       return { recorded: false }
     }
   }
@@ -110,7 +116,12 @@ export class Runner {
       if (!turn.aborted) return outcomeOf(result, context.log)
     } catch (error) {
       if (!turn.aborted) {
-        context.log.error({ err: error }, 'skill threw')
+        // A report the store could not take (Redis away) rejected in the skill: not its fault.
+        if (error instanceof ServiceUnavailableError) {
+          context.log.warn({ err: error }, `skill stopped: ${error.message}`)
+        } else {
+          context.log.error({ err: error }, 'skill threw')
+        }
         return internalError()
       }
     } finally {

@@ -11,6 +11,7 @@ import { SeedFolder } from '../../../protocol/seed/stream.js'
 import { creatorOf } from '../../a2a/caller.js'
 import { sendFrames } from '../../frames-in-turns.js'
 import { openStream } from '../../open-stream.js'
+import { logStreamFailure } from '../../stream-failure.js'
 import type { ZodTypeProvider } from '../../zod-type-provider.js'
 
 const subscribe: FastifyPluginAsync = async (fastify) => {
@@ -31,7 +32,14 @@ const subscribe: FastifyPluginAsync = async (fastify) => {
         ...creatorOf(request),
       })
       const lastEventId = reply.sse.lastEventId ?? undefined
-      await sendFrames(reply, frames(app.tasks, task.id, task.contextId, lastEventId, signal))
+      try {
+        await sendFrames(reply, frames(app.tasks, task.id, task.contextId, lastEventId, signal))
+      } catch (error) {
+        // Before the first frame, a failure is an ordinary error reply. After it, the stream
+        // ends; the client resumes from its Last-Event-ID.
+        if (!reply.raw.headersSent) throw error
+        logStreamFailure(reply, error)
+      }
     },
   )
 }
