@@ -6,6 +6,7 @@ import { z } from 'zod'
 import { Metadata } from '../../domain/model.js'
 import { wholeNumberFromText } from '../../domain/whole-number.js'
 import { FileUrl } from '../a2a/fields.js'
+import { singleValued } from '../a2a/query.js'
 
 const SeedFile = z
   .object({
@@ -62,4 +63,4 @@ export type ContinueTaskBody = z.infer<typeof ContinueTaskBody>
 
 export const TaskParams = z.object({ id: z.uuid('must be a UUID') })
 
-export const GetTaskQuery = z.object({ historyLength: HistoryLength.optional() })
+export const GetTaskQuery = singleValued(z.object({ historyLength: HistoryLength.optional() }))

@@ -7,6 +7,7 @@ import { z } from 'zod'
 import { Metadata } from '../../domain/model.js'
 import { wholeNumber, wholeNumberFromText } from '../../domain/whole-number.js'
 import { ContextId, FileUrl, OptionalId, RequiredString, requiredAs } from '../a2a/fields.js'
+import { singleValued } from '../a2a/query.js'
 
 const HistoryLength = wholeNumber(0)
 
@@ -103,10 +104,14 @@ export type ListTasksRequest = z.infer<typeof ListTasksRequest>
 /** Query strings carry text: numbers and booleans are read from it first. */
 const QueryBool = z.enum(['true', 'false']).transform((value) => value === 'true')
 
-export const ListTasksQuery = ListTasksRequest.extend({
-  pageSize: wholeNumberFromText(1, 100).optional(),
-  historyLength: wholeNumberFromText(0).optional(),
-  includeArtifacts: QueryBool.optional(),
-})
+export const ListTasksQuery = singleValued(
+  ListTasksRequest.extend({
+    pageSize: wholeNumberFromText(1, 100).optional(),
+    historyLength: wholeNumberFromText(0).optional(),
+    includeArtifacts: QueryBool.optional(),
+  }),
+)
 
-export const GetTaskQuery = z.object({ historyLength: wholeNumberFromText(0).optional() })
+export const GetTaskQuery = singleValued(
+  z.object({ historyLength: wholeNumberFromText(0).optional() }),
+)

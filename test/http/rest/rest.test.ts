@@ -123,6 +123,11 @@ describe('HTTP+JSON binding', () => {
     expect(text.json().error.message).toBe('pageSize: must be a number')
     const empty = await app.inject({ method: 'GET', url: `${REST}/tasks?pageSize=` })
     expect(empty.json().error.message).toBe('pageSize: must be a number')
+    const twice = await app.inject({
+      method: 'GET',
+      url: `${REST}/tasks?status=TASK_STATE_COMPLETED&status=TASK_STATE_FAILED`,
+    })
+    expect(twice.json().error.message).toBe('status: is given more than once; give it once')
     // A timestamp has a date, a time and an offset: "12" is not December of 2001.
     for (const after of ['12', '2026-01-01', '2026-01-01T00:00:00']) {
       const notRfc3339 = await app.inject({

@@ -58,6 +58,13 @@ describe('GET /tasks/:id', () => {
       field: 'query.historyLength',
       message: 'query.historyLength: must be from 0 to 1000',
     })
+    for (const [query, problem] of [
+      ['historyLength=1&historyLength=2', 'is given more than once; give it once'],
+      ['historyLength=', 'must be a number'],
+    ]) {
+      const bad = await app.inject(`/tasks/${randomUUID()}?${query}`)
+      expect(bad.json().error.message).toBe(`query.historyLength: ${problem}`)
+    }
   })
 })
 
