@@ -15,14 +15,12 @@ import { toA2AError } from './errors.js'
 import { JSON_RPC_PATH, REST_PATH } from './routes/a2a.js'
 import { jsonRpcErrorReply } from './routes/jsonrpc/error-reply.js'
 
-const under = (path: string, base: string): boolean =>
-  path === base || path.startsWith(`${base}/`) || path.startsWith(`${base}?`)
-
 /** `error` as the dialect of the request's path renders it (the brief's, outside A2A's paths). */
 export function errorReplyForPath(request: FastifyRequest, error: A2AError): ErrorReply {
   const path = request.raw.url ?? ''
-  if (under(path, REST_PATH)) return v10RestErrorReply(error)
-  if (under(path, JSON_RPC_PATH)) return jsonRpcErrorReply(request, error, null)
+  // By prefix, as Fastify matches the REST binding's not-found handler.
+  if (path.startsWith(REST_PATH)) return v10RestErrorReply(error)
+  if (path.startsWith(JSON_RPC_PATH)) return jsonRpcErrorReply(request, error, null)
   return seedErrorReply(error, request.id)
 }
 

@@ -75,21 +75,12 @@ const RPC_METHODS = [
 function dialectOf(method: string, url: string): Dialect {
   const path = url.split('?')[0]!
   if (path.startsWith('/a2a/rest')) return 'rest'
-  if (/^\/a2a\/jsonrpc\/?$/.test(path) && method === 'POST') return 'jsonrpc'
-  // A URL Fastify cannot decode is refused before routing, by the dialect its path is under.
-  if (path.startsWith('/a2a/jsonrpc') && !isDecodable(path)) return 'jsonrpc'
+  // The endpoint, and every answer under its path that no route gives (no route, a URL that
+  // cannot be decoded, a refused token), is JSON-RPC.
+  if (path.startsWith('/a2a/jsonrpc')) return 'jsonrpc'
   if (path === '/.well-known/agent-card.json' && (method === 'GET' || method === 'HEAD'))
     return 'rest'
   return 'seed'
-}
-
-const isDecodable = (path: string): boolean => {
-  try {
-    decodeURIComponent(path)
-    return true
-  } catch {
-    return false
-  }
 }
 
 const FORMATS: Record<Dialect, (body: unknown) => boolean> = {

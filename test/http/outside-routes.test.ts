@@ -60,8 +60,8 @@ describe('errors outside any route', () => {
     expect(rest.json().error).toMatchObject({ status: 'INVALID_ARGUMENT' })
   })
 
-  it('keeps the brief shape for paths that only start like a dialect', async () => {
-    const response = await app.inject({ url: '/a2a/jsonrpcx' })
+  it('keeps the brief shape outside the A2A paths', async () => {
+    const response = await app.inject({ url: '/a2a/nowhere' })
     expect(response.statusCode).toBe(404)
     expect(response.json().error).toMatchObject({ code: 'ROUTE_NOT_FOUND' })
   })
