@@ -20,6 +20,7 @@ import {
   connectRedis,
   credentialsRefused,
   duplicateRedis,
+  notRedis,
 } from '../store/redis/connection.js'
 import { isDatabaseOutOfRange } from '../store/redis/database.js'
 import { createRedisStore } from '../store/redis/index.js'
@@ -161,6 +162,8 @@ function watchConnection(redis: Redis, log: Logger, level: 'warn' | 'debug' = 'w
     down = true
     if (credentialsRefused(error)) {
       log.error({ err: error }, 'Redis refused the credentials in REDIS_URL; retrying')
+    } else if (notRedis(error)) {
+      log.error({ err: error }, 'the server at REDIS_URL does not speak Redis; retrying')
     } else {
       log[level]({ err: error }, 'Redis is unreachable; reconnecting')
     }

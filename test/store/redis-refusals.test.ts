@@ -1,8 +1,11 @@
 /**
  * A Redis that refuses what REDIS_URL asks for is no reason to answer 500, nor to write
- * anywhere else: wrong credentials, and a database this Redis does not have.
+ * anywhere else: wrong credentials, a database this Redis does not have, or no Redis at all.
  */
 import { randomUUID } from 'node:crypto'
+import { once } from 'node:events'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import type { FastifyInstance } from 'fastify'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
@@ -46,6 +49,27 @@ describe.runIf(hasRedisServer)('Redis refusing REDIS_URL', () => {
     const response = await send(app)
     expect(response.statusCode).toBe(503)
     expect(response.json().error).toMatchObject({ code: 'SERVICE_UNAVAILABLE' })
+  })
+
+  it('answers 503, not 500, when REDIS_URL points at a server that is not Redis', async () => {
+    const web = createServer((_request, response) => response.end('<html>not redis</html>'))
+    web.listen(0, '127.0.0.1')
+    await once(web, 'listening')
+    const { port } = web.address() as AddressInfo
+    try {
+      app = await testApp({
+        REDIS_URL: `redis://127.0.0.1:${port}`,
+        REDIS_KEY_PREFIX: prefix,
+        BUNDLED_SKILLS: 'echo',
+      })
+      await sleep(500)
+      const response = await send(app)
+      expect(response.statusCode).toBe(503)
+      expect(response.json().error).toMatchObject({ code: 'SERVICE_UNAVAILABLE' })
+    } finally {
+      web.closeAllConnections()
+      web.close()
+    }
   })
 
   it('writes nothing, to database 0 or elsewhere, when REDIS_URL names a database Redis lacks', async () => {

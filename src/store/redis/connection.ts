@@ -72,9 +72,15 @@ const CREDENTIALS_REFUSED = /^(WRONGPASS|NOAUTH)\b/
 
 export const credentialsRefused = (error: Error): boolean => CREDENTIALS_REFUSED.test(error.message)
 
+/** What ioredis' reply parser says of a server at REDIS_URL that does not speak Redis. */
+const NOT_REDIS = /^(Unknown RESP type|Protocol error)\b/
+
+export const notRedis = (error: Error): boolean => NOT_REDIS.test(error.message)
+
 /**
  * True when `error` (or an error in its `cause` chain) means Redis cannot serve right now:
- * unreachable, busy, or refusing this server's credentials. Callers get a 503, not a 500.
+ * unreachable, busy, refusing this server's credentials, or not Redis at all. Callers get a
+ * 503, not a 500.
  */
 export function redisUnavailable(error: unknown): boolean {
   for (let current = error, depth = 0; current instanceof Error && depth < 5; depth++) {
@@ -87,7 +93,8 @@ export function redisUnavailable(error: unknown): boolean {
       message === 'Command timed out' ||
       (typeof code === 'string' && SOCKET_CODES.has(code)) ||
       TRANSIENT_REPLY.test(message) ||
-      CREDENTIALS_REFUSED.test(message)
+      CREDENTIALS_REFUSED.test(message) ||
+      NOT_REDIS.test(message)
     ) {
       return true
     }
