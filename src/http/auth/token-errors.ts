@@ -29,7 +29,20 @@ const TOKEN_PROBLEMS: Record<string, string> = {
   FAST_JWT_INVALID_KEY: 'The token algorithm is not accepted',
   FAST_JWT_INVALID_SIGNATURE: 'The token signature is invalid',
   FAST_JWT_INVALID_CRIT_HEADER: 'The token has an unsupported critical header',
-  FAST_JWT_MISSING_REQUIRED_CLAIM: 'The token lacks a required claim (sub, exp)',
+}
+
+/** What a token that lacks a claim every token needs is told. */
+const MISSING_CLAIM: Record<string, string> = {
+  sub: 'The token has no subject (sub)',
+  exp: 'The token has no expiry (exp)',
+}
+
+/** fast-jwt's "The sub claim is required.", also when @fastify/jwt wraps it as TOKEN_INVALID. */
+function missingClaim(message: string): AuthenticationError | undefined {
+  const claim = /\bThe (\w+) claim is required\b/.exec(message)?.[1]
+  if (claim === undefined) return undefined
+  const known = Object.hasOwn(MISSING_CLAIM, claim) ? MISSING_CLAIM[claim] : undefined
+  return invalidToken(known ?? `The token has no ${claim} claim`)
 }
 
 /** A request without credentials: the challenge names no error (RFC 6750 §3.1). */
@@ -49,6 +62,8 @@ export function toAuthError(error: unknown): A2AError {
   }
   const known = TOKEN_PROBLEMS[code]
   if (known) return invalidToken(known)
+  const missing = missingClaim(message)
+  if (missing) return missing
   if (code === 'FST_JWT_AUTHORIZATION_TOKEN_INVALID' || code === 'FAST_JWT_INVALID_CLAIM_VALUE') {
     // fast-jwt says which claim failed; its wording names no value.
     if (/iss/i.test(message)) return invalidToken('The token issuer is not accepted')

@@ -139,6 +139,15 @@ describe('JWT auth (HS256 with issuer and audience) on every protected route', (
     const { body } = await call(app, PROTECTED_ROUTES[2]!, `Bearer ${expired}`)
     expect(body.error.message).toBe('The token has expired')
     expect(JSON.stringify(body)).not.toContain(expired)
+    // A missing claim is named, whatever else the token lacks or has wrong.
+    for (const [missing, description] of [
+      [{ sub: undefined }, 'The token has no subject (sub)'],
+      [{ sub: '' }, 'The token has no subject (sub)'],
+      [{ exp: undefined }, 'The token has no expiry (exp)'],
+    ] as const) {
+      const { body: refused } = await call(app, PROTECTED_ROUTES[2]!, `Bearer ${hs256(missing)}`)
+      expect(refused.error.message).toBe(description)
+    }
   })
 
   it.each([
