@@ -31,7 +31,12 @@ export const wholeNumberFromText = (min: number, max?: number) =>
 
 function bounded<N extends z.ZodNumber>(number: N, min: number, max: number | undefined) {
   const range = max === undefined ? `must be ${min} or more` : `must be from ${min} to ${max}`
-  // Not a whole number: the range is not checked, so the message says one thing.
-  const atLeast = number.int({ error: 'must be a whole number', abort: true }).min(min, range)
-  return max === undefined ? atLeast : atLeast.max(max, range)
+  // Not a whole number: the range is not checked, so the message says one thing. A whole number
+  // past what a double holds exactly (1e20) is out of range, not "not whole".
+  const atLeast = number
+    .refine(Number.isInteger, { error: 'must be a whole number', abort: true })
+    .min(min, range)
+  return max === undefined
+    ? atLeast.max(Number.MAX_SAFE_INTEGER, `must be at most ${Number.MAX_SAFE_INTEGER}`)
+    : atLeast.max(max, range)
 }

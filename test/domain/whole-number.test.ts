@@ -30,6 +30,8 @@ describe('wholeNumberFromText', () => {
     expect(read(count, 2.5)).toBe('must be a whole number')
     expect(read(count, '-1')).toBe('must be from 0 to 1000')
     expect(read(count, 1001)).toBe('must be from 0 to 1000')
+    expect(read(count, '99999999999999999999')).toBe('must be from 0 to 1000')
+    expect(read(wholeNumberFromText(0), 1e20)).toBe('must be at most 9007199254740991')
   })
 })
 
