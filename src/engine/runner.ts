@@ -5,7 +5,7 @@
  */
 import type { Logger } from 'pino'
 import type { TaskChange } from '../domain/events.js'
-import { ServiceUnavailableError } from '../domain/errors.js'
+import { logFailure } from '../domain/log-failure.js'
 import { newId } from '../domain/ids.js'
 import type { Message, Task, TaskState } from '../domain/model.js'
 import { now } from '../domain/model.js'
@@ -94,11 +94,12 @@ export class Runner {
       return { recorded: true, task: writer.task ?? task }
     } catch (error) {
       // Unrecorded: a queue runs it again. The store being away is a refusal, not a fault.
-      if (error instanceof ServiceUnavailableError) {
-        log.warn({ err: error, taskId }, `turn stopped: ${error.message}`)
-      } else {
-        log.error({ err: error, taskId }, 'turn failed outside the skill')
-      }
+      logFailure(
+        log,
+        error,
+        { refused: 'turn stopped', failed: 'turn failed outside the skill' },
+        { err: error, taskId },
+      )
       return { recorded: false }
     }
   }
@@ -117,11 +118,7 @@ export class Runner {
     } catch (error) {
       if (!turn.aborted) {
         // A report the store could not take (Redis away) rejected in the skill: not its fault.
-        if (error instanceof ServiceUnavailableError) {
-          context.log.warn({ err: error }, `skill stopped: ${error.message}`)
-        } else {
-          context.log.error({ err: error }, 'skill threw')
-        }
+        logFailure(context.log, error, { refused: 'skill stopped', failed: 'skill threw' })
         return internalError()
       }
     } finally {

@@ -5,7 +5,7 @@
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import type { A2AError } from '../domain/errors.js'
-import { ServiceUnavailableError } from '../domain/errors.js'
+import { logFailure } from '../domain/log-failure.js'
 import { toA2AError } from './errors.js'
 
 /** A dialect's rendering of an error: the HTTP status and the body. */
@@ -29,7 +29,14 @@ export function dialectErrorHandler(
   return (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const a2aError = toA2AError(error, { bodyLimit, contentType: request.headers['content-type'] })
     const { statusCode, body } = render(a2aError, request)
-    logFailure(request, error, a2aError, statusCode)
+    if (statusCode >= 500) {
+      logFailure(
+        request.log,
+        a2aError,
+        { refused: 'request refused', failed: 'request failed' },
+        { err: error },
+      )
+    }
     const retryAfter = a2aError.details.retryAfterSeconds
     if ((statusCode === 429 || statusCode === 503) && typeof retryAfter === 'number') {
       reply.header('retry-after', String(retryAfter))
@@ -37,25 +44,5 @@ export function dialectErrorHandler(
     reply.code(statusCode)
     if (contentType !== undefined) reply.type(contentType)
     return reply.send(body)
-  }
-}
-
-/**
- * A fault is an error: something in this process broke. A 503 is a refusal the server chose
- * while a part it needs is away (Redis, the signing keys), or while it is full or shutting
- * down: a warning, which still names its cause. An outage then does not page whoever watches
- * the error level once per refused request.
- */
-function logFailure(
-  request: FastifyRequest,
-  thrown: unknown,
-  error: A2AError,
-  statusCode: number,
-): void {
-  if (statusCode < 500) return
-  if (error instanceof ServiceUnavailableError) {
-    request.log.warn({ err: thrown }, `request refused: ${error.message}`)
-  } else {
-    request.log.error({ err: thrown }, 'request failed')
   }
 }

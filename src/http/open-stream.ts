@@ -36,3 +36,9 @@ export function openStream(reply: FastifyReply): AbortSignal {
   })
   return closed.signal
 }
+
+/**
+ * How a stream that fails after its first frame is logged (domain/log-failure.ts): the status
+ * line is long gone, so no error handler sees it.
+ */
+export const STREAM_FAILURE = { refused: 'stream ended', failed: 'stream failed' }

@@ -7,8 +7,8 @@ import type { FastifyReply } from 'fastify'
 import type { A2AError } from '../../domain/errors.js'
 import { toA2AError } from '../errors.js'
 import { sendFrames } from '../frames-in-turns.js'
-import { openStream } from '../open-stream.js'
-import { logStreamFailure } from '../stream-failure.js'
+import { openStream, STREAM_FAILURE } from '../open-stream.js'
+import { logFailure } from '../../domain/log-failure.js'
 import type { StreamItem } from './operations.js'
 
 export interface StreamEncoding {
@@ -34,7 +34,7 @@ async function* frames(
   try {
     for await (const item of items) yield { data: encoding.frame(item) }
   } catch (error) {
-    logStreamFailure(reply, error)
+    logFailure(reply.log, error, STREAM_FAILURE)
     const a2aError = toA2AError(error, { bodyLimit: 0 })
     // The status line is long gone, so no onError hook sees this one: count it here.
     reply.server.metrics?.error(a2aError.code)

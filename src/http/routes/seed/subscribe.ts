@@ -10,8 +10,8 @@ import { SendTaskBody } from '../../../protocol/seed/schemas.js'
 import { SeedFolder } from '../../../protocol/seed/stream.js'
 import { creatorOf } from '../../a2a/caller.js'
 import { sendFrames } from '../../frames-in-turns.js'
-import { openStream } from '../../open-stream.js'
-import { logStreamFailure } from '../../stream-failure.js'
+import { openStream, STREAM_FAILURE } from '../../open-stream.js'
+import { logFailure } from '../../../domain/log-failure.js'
 import type { ZodTypeProvider } from '../../zod-type-provider.js'
 
 const subscribe: FastifyPluginAsync = async (fastify) => {
@@ -38,7 +38,7 @@ const subscribe: FastifyPluginAsync = async (fastify) => {
         // Before the first frame, a failure is an ordinary error reply. After it, the stream
         // ends; the client resumes from its Last-Event-ID.
         if (!reply.raw.headersSent) throw error
-        logStreamFailure(reply, error)
+        logFailure(reply.log, error, STREAM_FAILURE)
       }
     },
   )
