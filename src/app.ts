@@ -24,6 +24,7 @@ import {
   rootErrorHandler,
 } from './http/framework-errors.js'
 import audit, { auditRateLimitHit } from './http/plugins/audit.js'
+import closing from './http/plugins/closing.js'
 import auth, { authorize } from './http/plugins/auth.js'
 import engine from './http/plugins/engine.js'
 import jsonDepth from './http/plugins/json-depth.js'
@@ -87,7 +88,8 @@ export async function buildApp(
     trustProxy: config.TRUST_PROXY,
     genReqId,
     frameworkErrors: frameworkErrorHandler,
-    return503OnClosing: true,
+    // Refused in the dialect's own error format instead (plugins/closing.ts).
+    return503OnClosing: false,
     pluginTimeout: hookTimeoutMs(config.SHUTDOWN_GRACE_MS),
   }) as unknown as FastifyInstance
   app.setValidatorCompiler(zodValidatorCompiler)
@@ -167,6 +169,8 @@ export async function buildApp(
   // Set first, so that every plugin registered below inherits it unless it sets its own.
   app.setErrorHandler(rootErrorHandler(config.BODY_LIMIT))
   await app.register(requestId)
+  // First among the preClose hooks, so that requests are refused while the engine drains.
+  await app.register(closing)
   await app.register(metricsPlugin, { metrics })
   await app.register(audit, { trail, flushTimeoutMs: config.SHUTDOWN_GRACE_MS })
   // Before the routes, as they hook every route registered after them, and in this order:

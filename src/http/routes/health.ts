@@ -10,14 +10,10 @@ export interface HealthOptions {
 }
 
 const health: FastifyPluginAsync<HealthOptions> = async (app, options) => {
-  let closing = false
-  app.addHook('preClose', async () => {
-    closing = true
-  })
-  const probe = { logLevel: 'warn', config: { public: true } } as const
+  const probe = { logLevel: 'warn', config: { public: true, whileClosing: true } } as const
   app.get('/healthz', probe, async () => ({ status: 'ok' }))
   app.get('/readyz', probe, async (_request, reply) => {
-    if (closing) return reply.code(503).send({ status: 'closing' })
+    if (app.closing) return reply.code(503).send({ status: 'closing' })
     const unreachable = (await options.unreachable?.()) ?? []
     if (unreachable.length > 0) return reply.code(503).send({ status: 'unavailable', unreachable })
     return { status: 'ready' }
