@@ -18,6 +18,7 @@ import type { Dispatcher } from './engine/dispatcher.js'
 import { InlineDispatcher } from './engine/inline-dispatcher.js'
 import { Runner } from './engine/runner.js'
 import { TaskService } from './engine/task-service.js'
+import { MAX_PATH_PARAM_LENGTH } from './http/errors.js'
 import {
   frameworkErrorHandler,
   notFoundHandler,
@@ -87,6 +88,7 @@ export async function buildApp(
     ...requestTimeouts(config.REQUEST_TIMEOUT_MS),
     trustProxy: config.TRUST_PROXY,
     genReqId,
+    routerOptions: { maxParamLength: MAX_PATH_PARAM_LENGTH },
     frameworkErrors: frameworkErrorHandler,
     // Refused in the dialect's own error format instead (plugins/closing.ts).
     return503OnClosing: false,

@@ -12,6 +12,9 @@ import {
   UnsupportedContentTypeError,
 } from '../domain/errors.js'
 
+/** The longest path parameter (a task id) the router matches (Fastify's `maxParamLength`). */
+export const MAX_PATH_PARAM_LENGTH = 100
+
 interface FastifyLikeError {
   code?: string
   statusCode?: number
@@ -36,6 +39,10 @@ export function toA2AError(
       return new UnsupportedContentTypeError(context.contentType, 'application/json')
     case 'FST_ERR_CTP_INVALID_PARSE_TYPE':
       return new UnsupportedContentTypeError(context.contentType, 'application/json')
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return new InvalidRequestError(
+        `a part of the URL path is longer than ${MAX_PATH_PARAM_LENGTH} characters; no id here is that long`,
+      )
     case 'FST_ERR_BAD_URL':
     case 'FST_ERR_ASYNC_CONSTRAINT':
       return new InvalidRequestError('the URL is malformed')

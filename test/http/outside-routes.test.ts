@@ -65,4 +65,21 @@ describe('errors outside any route', () => {
     expect(response.statusCode).toBe(404)
     expect(response.json().error).toMatchObject({ code: 'ROUTE_NOT_FOUND' })
   })
+
+  it('says a path segment is too long to be an id, in each dialect', async () => {
+    const long = 'a'.repeat(101)
+    const message = 'a part of the URL path is longer than 100 characters; no id here is that long'
+    const seed = await app.inject({ url: `/tasks/${long}` })
+    expect(seed.statusCode).toBe(400)
+    expect(seed.json().error).toMatchObject({ code: 'INVALID_REQUEST', message })
+    const rest = await app.inject({
+      url: `/a2a/rest/tasks/${long}`,
+      headers: { 'a2a-version': '1.0' },
+    })
+    expect(rest.statusCode).toBe(400)
+    expect(rest.json().error).toMatchObject({ status: 'INVALID_ARGUMENT', message })
+    // 100 characters is still a path parameter: the route says what is wrong with it.
+    const hundred = await app.inject({ url: `/tasks/${'a'.repeat(100)}` })
+    expect(hundred.json().error.message).toMatch(/UUID/)
+  })
 })
