@@ -31,10 +31,12 @@ const TOKEN_PROBLEMS: Record<string, string> = {
   FAST_JWT_INVALID_CRIT_HEADER: 'The token has an unsupported critical header',
 }
 
-/** What a token that lacks a claim every token needs is told. */
+/** What a token that lacks a claim this server requires is told. */
 const MISSING_CLAIM: Record<string, string> = {
   sub: 'The token has no subject (sub)',
   exp: 'The token has no expiry (exp)',
+  iss: 'The token has no issuer (iss); this agent accepts only its issuers',
+  aud: 'The token has no audience (aud); this agent accepts only its own',
 }
 
 /** fast-jwt's "The sub claim is required.", also when @fastify/jwt wraps it as TOKEN_INVALID. */

@@ -80,7 +80,14 @@ const auth: FastifyPluginAsync<AuthPluginOptions> = async (app, { settings, devS
       ...(settings.issuers && { allowedIss: settings.issuers }),
       ...(settings.audiences && { allowedAud: settings.audiences }),
       clockTolerance: settings.clockSkewSeconds * 1000,
-      requiredClaims: ['sub', 'exp'],
+      // fast-jwt checks `iss` and `aud` only when a token has them: a token without them would
+      // pass the issuer and audience this server is told to demand.
+      requiredClaims: [
+        'sub',
+        'exp',
+        ...(settings.issuers ? ['iss'] : []),
+        ...(settings.audiences ? ['aud'] : []),
+      ],
       // Verified tokens are remembered in front of this (VerifiedTokens, below).
       cache: false,
     },

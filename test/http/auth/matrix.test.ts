@@ -61,6 +61,16 @@ const CASES: Case[] = [
     error: 'invalid_token',
   },
   {
+    name: 'no issuer where one is required',
+    authorization: `Bearer ${hs256({ iss: undefined })}`,
+    error: 'invalid_token',
+  },
+  {
+    name: 'no audience where one is required',
+    authorization: `Bearer ${hs256({ aud: undefined })}`,
+    error: 'invalid_token',
+  },
+  {
     name: 'wrong audience',
     authorization: `Bearer ${hs256({ aud: 'other' })}`,
     error: 'invalid_token',
@@ -144,6 +154,8 @@ describe('JWT auth (HS256 with issuer and audience) on every protected route', (
       [{ sub: undefined }, 'The token has no subject (sub)'],
       [{ sub: '' }, 'The token has no subject (sub)'],
       [{ exp: undefined }, 'The token has no expiry (exp)'],
+      [{ iss: undefined }, 'The token has no issuer (iss); this agent accepts only its issuers'],
+      [{ aud: undefined }, 'The token has no audience (aud); this agent accepts only its own'],
     ] as const) {
       const { body: refused } = await call(app, PROTECTED_ROUTES[2]!, `Bearer ${hs256(missing)}`)
       expect(refused.error.message).toBe(description)
