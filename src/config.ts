@@ -7,6 +7,7 @@ import { MIN_SECRET_LENGTH, authSettings, checkAuth } from './auth/settings.js'
 import { ConfigError } from './domain/config-error.js'
 import { plainly } from './domain/issue-messages.js'
 import { withoutPassword } from './domain/url-password.js'
+import { MAX_DURATION_MS } from './domain/duration.js'
 import { wholeNumberFromText } from './domain/whole-number.js'
 import { databaseProblem } from './store/redis/database.js'
 import { TrustProxySetting } from './http/trust-proxy.js'
@@ -22,6 +23,9 @@ const list = z.string().transform((value) =>
 
 /** A whole number from the text of a variable: `int(0)`, `int(1, 100)`. */
 const int = wholeNumberFromText
+
+/** A duration in ms of at least `min`, up to what a timer holds (domain/duration.ts). */
+const ms = (min: number) => int(min, MAX_DURATION_MS)
 
 /** A URL with one of `schemes` (any scheme when none is given). */
 const url = (...schemes: string[]) =>
@@ -82,26 +86,26 @@ const Settings = z.object({
   /** Deepest nesting of arrays and objects in a JSON body; deeper bodies are refused. */
   MAX_JSON_DEPTH: int(2, 10_000).default(64),
   /** How long a blocking send waits for a terminal or input-required state before answering. */
-  SEND_WAIT_MS: int(0).default(30_000),
+  SEND_WAIT_MS: ms(0).default(30_000),
   /**
    * How long a client may take to send a whole request, headers and body, before it is
    * answered 408 and its connection closed: a client trickling a body holds no connection for
    * long. The response may take as long as it needs (streams are not cut). 0: no limit.
    */
-  REQUEST_TIMEOUT_MS: int(0).default(30_000),
+  REQUEST_TIMEOUT_MS: ms(0).default(30_000),
   /**
    * How many SSE streams one caller may have open on one server process; past it a new stream
    * is refused (429) before anything is created. 0: no limit.
    */
   MAX_STREAMS_PER_CALLER: int(0).default(100),
   /** How long one turn of a skill may run before the task fails. 0 disables it. */
-  SKILL_TIMEOUT_MS: int(0).default(300_000),
+  SKILL_TIMEOUT_MS: ms(0).default(300_000),
   /**
    * How many tasks one caller may have running (submitted or working) at once; a send past it
    * is refused with 429. 0 removes the cap.
    */
   MAX_ACTIVE_TASKS_PER_CALLER: int(0).default(100),
-  SSE_HEARTBEAT_MS: int(100).default(15_000),
+  SSE_HEARTBEAT_MS: ms(100).default(15_000),
   CARD_MAX_AGE_SECONDS: int(0).default(300),
   /**
    * The shape of /.well-known/agent-card.json for a request without `A2A-Version`: 0.3 (what
@@ -128,14 +132,14 @@ const Settings = z.object({
    */
   INPUT_TIMEOUT_SECONDS: int(0).default(86_400),
   /** How long shutdown waits for running skills before aborting them. */
-  SHUTDOWN_GRACE_MS: int(0).default(10_000),
+  SHUTDOWN_GRACE_MS: ms(0).default(10_000),
 
   /**
    * Requests per caller (the token's subject; the client address before authentication) per
    * window, over every route but the probes and the public cards. 0 turns rate limits off.
    */
   RATE_LIMIT_MAX: int(0).default(1000),
-  RATE_LIMIT_WINDOW_MS: int(1000).default(60_000),
+  RATE_LIMIT_WINDOW_MS: ms(1000).default(60_000),
   /** Requests per client address per window to each public Agent Card. 0: no limit on them. */
   RATE_LIMIT_DISCOVERY_MAX: int(0).default(300),
   /**
@@ -163,9 +167,9 @@ const Settings = z.object({
   /** How many workers may take a turn (one each) before its task fails instead. */
   QUEUE_MAX_ATTEMPTS: int(1, 100).default(3),
   /** How long a turn may go without its worker's heartbeat before another worker takes it. */
-  QUEUE_VISIBILITY_TIMEOUT_MS: int(500).default(30_000),
+  QUEUE_VISIBILITY_TIMEOUT_MS: ms(500).default(30_000),
   /** How often expired tasks are swept from the Redis list indexes. */
-  TASK_SWEEP_INTERVAL_MS: int(100).default(60_000),
+  TASK_SWEEP_INTERVAL_MS: ms(100).default(60_000),
 
   /** Where audit records go; unset: `redis` when REDIS_URL is set, else `stdout`. */
   AUDIT_SINK: oneOf(['stdout', 'file', 'redis', 'off']).optional(),
@@ -199,13 +203,13 @@ const Settings = z.object({
   /** Where dev-mode servers keep their secret for `a2a token` (mode 0600). */
   AUTH_DEV_SECRET_FILE: z.string().min(1).default('.a2a/dev-secret'),
   /** Agent registry: how often a registered agent's card is read to check its health. */
-  REGISTRY_CHECK_INTERVAL_MS: int(100).default(30_000),
+  REGISTRY_CHECK_INTERVAL_MS: ms(100).default(30_000),
   /** Failed checks in a row after which an agent is unhealthy (and skipped by delegation). */
   REGISTRY_UNHEALTHY_AFTER: int(1, 100).default(3),
   /** The longest delay between two checks of an unhealthy agent (the backoff's cap). */
-  REGISTRY_MAX_BACKOFF_MS: int(100).default(300_000),
+  REGISTRY_MAX_BACKOFF_MS: ms(100).default(300_000),
   /** How long one health check (a card read) may take before it counts as a failure. */
-  REGISTRY_CHECK_TIMEOUT_MS: int(100).default(5_000),
+  REGISTRY_CHECK_TIMEOUT_MS: ms(100).default(5_000),
   /** The bearer token the `orchestrate` skill calls registered agents with (its own identity). */
   ORCHESTRATOR_AGENT_TOKEN: secret(z.string().min(1).optional()),
   /** A file holding that token, read again before each call (so it can be rotated in place). */

@@ -64,6 +64,18 @@ describe('configuration from the environment', () => {
     expect(problems({ SEND_WAIT_MS: '1.5' })).toEqual([
       'SEND_WAIT_MS: must be a whole number (got "1.5")',
     ])
+    // Past what a timer holds, a timeout would fire at once.
+    for (const name of [
+      'SKILL_TIMEOUT_MS',
+      'SEND_WAIT_MS',
+      'SHUTDOWN_GRACE_MS',
+      'SSE_HEARTBEAT_MS',
+    ]) {
+      expect(problems({ [name]: '3000000000' })).toEqual([
+        `${name}: must be from ${name === 'SSE_HEARTBEAT_MS' ? 100 : 0} to 2073600000 (got "3000000000")`,
+      ])
+    }
+    expect(loadConfig({ SKILL_TIMEOUT_MS: '2073600000' }).SKILL_TIMEOUT_MS).toBe(2_073_600_000)
     expect(problems({ RATE_LIMIT_MAX: '-1' })).toEqual([
       'RATE_LIMIT_MAX: must be 0 or more (got "-1")',
     ])

@@ -6,6 +6,7 @@ import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { echoSkill } from './echo/index.js'
 import { reviewPrSkill } from './review-pr/index.js'
+import { MAX_DURATION_MS } from '../domain/duration.js'
 import { ConfigError } from '../domain/config-error.js'
 import type { Skill } from './skill.js'
 
@@ -108,9 +109,12 @@ function assertSkill(value: unknown, specifier: string): asserts value is Skill 
     ])
   }
   const timeoutMs = skill?.timeoutMs
-  if (timeoutMs !== undefined && !(Number.isInteger(timeoutMs) && timeoutMs >= 0)) {
+  if (
+    timeoutMs !== undefined &&
+    !(Number.isInteger(timeoutMs) && timeoutMs >= 0 && timeoutMs <= MAX_DURATION_MS)
+  ) {
     throw new ConfigError([
-      `SKILL_MODULES: "${specifier}" exports skill "${skill?.id}" whose timeoutMs is not a whole number ≥ 0`,
+      `SKILL_MODULES: "${specifier}" exports skill "${skill?.id}" whose timeoutMs is not a whole number from 0 to ${MAX_DURATION_MS} (24 days)`,
     ])
   }
 }

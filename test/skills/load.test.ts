@@ -47,7 +47,7 @@ describe('plugging in skills', () => {
 
   it('names the skill when its own timeoutMs is not a whole number of ms', async () => {
     await expect(loadSkills([], ['./test/fixtures/bad-timeout-skill.js'])).rejects.toThrow(
-      'SKILL_MODULES: "./test/fixtures/bad-timeout-skill.js" exports skill "sloppy" whose timeoutMs is not a whole number ≥ 0',
+      'SKILL_MODULES: "./test/fixtures/bad-timeout-skill.js" exports skill "sloppy" whose timeoutMs is not a whole number from 0 to 2073600000 (24 days)',
     )
   })
 
