@@ -186,8 +186,11 @@ const Settings = z.object({
       .min(MIN_SECRET_LENGTH, `must be at least ${MIN_SECRET_LENGTH} characters`)
       .optional(),
   ),
-  /** An RS256/ES256 public key in PEM (`\\n` escapes allowed, for one-line env files). */
-  AUTH_JWT_PUBLIC_KEY: z.string().min(1).optional(),
+  /**
+   * An RSA or EC public key in PEM (`\\n` escapes allowed, for one-line env files). Its value is
+   * never shown in a message: a private key pasted here by mistake must not reach the log.
+   */
+  AUTH_JWT_PUBLIC_KEY: secret(z.string().min(1).optional()),
   /** A JWKS URL (the identity provider's keys); keys are cached and picked by `kid`. */
   AUTH_JWKS_URL: url('http', 'https').optional(),
   /** Accepted `alg` values; defaults to the mode's own (HS256; RS256 or ES256 by key; both for JWKS). */

@@ -2,8 +2,7 @@
  * How tokens are verified, from the AUTH_* settings: one of three key sources, or dev mode
  * (no settings outside production: an HS256 secret kept in AUTH_DEV_SECRET_FILE).
  */
-import { createPublicKey } from 'node:crypto'
-import type { KeyObject } from 'node:crypto'
+import { KeyObject, createPublicKey } from 'node:crypto'
 import type { z } from 'zod'
 
 export const HMAC_ALGORITHMS = ['HS256', 'HS384', 'HS512'] as const
@@ -55,18 +54,56 @@ const SOURCES = ['AUTH_JWT_SECRET', 'AUTH_JWT_PUBLIC_KEY', 'AUTH_JWKS_URL'] as c
 /** Env files often hold a PEM on one line with `\n` escapes. */
 const pemOf = (value: string): string => value.replace(/\\n/g, '\n')
 
-function publicKeyOf(value: string): KeyObject | undefined {
-  try {
-    const key = createPublicKey(pemOf(value))
-    return key.asymmetricKeyType === 'rsa' || key.asymmetricKeyType === 'ec' ? key : undefined
-  } catch {
-    return undefined
+/** The algorithms that verify with `key`: RSA signs RS* and PS*, an EC key the ES* of its curve. */
+const EC_ALGORITHMS: Record<string, string> = {
+  prime256v1: 'ES256',
+  secp384r1: 'ES384',
+  secp521r1: 'ES512',
+}
+
+function algorithmsFor(key: KeyObject): string[] {
+  if (key.asymmetricKeyType === 'rsa')
+    return ASYMMETRIC_ALGORITHMS.filter((alg) => !alg.startsWith('ES'))
+  const curve = key.asymmetricKeyDetails?.namedCurve
+  const alg =
+    key.asymmetricKeyType === 'ec' && curve !== undefined ? EC_ALGORITHMS[curve] : undefined
+  return alg === undefined ? [] : [alg]
+}
+
+/** What kind of key `key` is, as a message names it. */
+const keyKind = (key: KeyObject): string =>
+  key.asymmetricKeyType === 'ec'
+    ? `an EC ${key.asymmetricKeyDetails?.namedCurve ?? ''} key`
+    : `an ${String(key.asymmetricKeyType).toUpperCase()} key`
+
+/**
+ * The public key in `value`, or what is wrong with it. A private key is refused by name: Node
+ * would derive its public key, and the signing key would then sit in the server's settings.
+ */
+function publicKeyOf(value: string): KeyObject | { problem: string } {
+  const text = pemOf(value)
+  if (/-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(text)) {
+    return {
+      problem:
+        'is a private key; give its public key (openssl pkey -in key.pem -pubout), and keep the private key with the token issuer',
+    }
   }
+  let key: KeyObject
+  try {
+    key = createPublicKey(text)
+  } catch {
+    return { problem: 'must be an RSA or EC public key in PEM' }
+  }
+  if (algorithmsFor(key).length === 0) {
+    return { problem: 'must be an RSA key, or an EC key on P-256, P-384 or P-521' }
+  }
+  return key
 }
 
 function defaultAlgorithms(env: AuthEnv): string[] {
   if (env.AUTH_JWT_PUBLIC_KEY !== undefined) {
-    return publicKeyOf(env.AUTH_JWT_PUBLIC_KEY)?.asymmetricKeyType === 'ec' ? ['ES256'] : ['RS256']
+    const key = publicKeyOf(env.AUTH_JWT_PUBLIC_KEY)
+    return key instanceof KeyObject ? algorithmsFor(key).slice(0, 1) : ['RS256']
   }
   if (env.AUTH_JWKS_URL !== undefined) return ['RS256', 'ES256']
   return ['HS256']
@@ -88,11 +125,24 @@ export function checkAuth(env: AuthEnv, context: z.RefinementCtx): void {
     )
     return
   }
-  if (env.AUTH_JWT_PUBLIC_KEY !== undefined && !publicKeyOf(env.AUTH_JWT_PUBLIC_KEY)) {
-    issue('AUTH_JWT_PUBLIC_KEY', 'must be an RSA or EC public key in PEM')
+  const key =
+    env.AUTH_JWT_PUBLIC_KEY === undefined ? undefined : publicKeyOf(env.AUTH_JWT_PUBLIC_KEY)
+  if (key !== undefined && !(key instanceof KeyObject)) {
+    issue('AUTH_JWT_PUBLIC_KEY', key.problem)
     return
   }
   if (env.AUTH_JWT_ALGORITHMS === undefined) return
+  if (key !== undefined) {
+    const fitting = algorithmsFor(key)
+    const unfit = env.AUTH_JWT_ALGORITHMS.filter((alg) => !fitting.includes(alg))
+    if (unfit.length > 0 || env.AUTH_JWT_ALGORITHMS.length === 0) {
+      issue(
+        'AUTH_JWT_ALGORITHMS',
+        `${unfit.join(', ') || '(empty)'} cannot verify with ${keyKind(key)}; choose from ${fitting.join(', ')}`,
+      )
+    }
+    return
+  }
   const symmetric = set.length === 0 || set[0] === 'AUTH_JWT_SECRET'
   const allowed: readonly string[] = symmetric ? HMAC_ALGORITHMS : ASYMMETRIC_ALGORITHMS
   const bad = env.AUTH_JWT_ALGORITHMS.filter((alg) => !allowed.includes(alg))

@@ -74,4 +74,43 @@ describe('AUTH_* settings', () => {
   ])('refuses %o', (env, message) => {
     expect(problems(env as Record<string, string>).join('\n')).toMatch(message)
   })
+
+  it('refuses a private key without showing it, and says how to get its public key', () => {
+    const privateKeys = [
+      generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey,
+      generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey,
+      generateKeyPairSync('ed25519').privateKey,
+    ].map((key) => key.export({ type: 'pkcs8', format: 'pem' }).toString())
+    privateKeys.push(privateKeys[0]!.slice(0, 600))
+    for (const key of privateKeys) {
+      const said = problems({ AUTH_JWT_PUBLIC_KEY: key })
+      expect(said).toEqual([
+        'Invalid configuration:',
+        `  - AUTH_JWT_PUBLIC_KEY: is a private key; give its public key (openssl pkey -in key.pem -pubout), and keep the private key with the token issuer (got ${key.length} characters, not shown)`,
+      ])
+    }
+    // Nor any other value that is no key.
+    expect(problems({ AUTH_JWT_PUBLIC_KEY: 'not a key' }).join('\n')).not.toContain('not a key')
+  })
+
+  it('refuses algorithms that cannot verify with the key, and picks the curve of an EC key', () => {
+    const ec = (namedCurve: string) =>
+      generateKeyPairSync('ec', { namedCurve })
+        .publicKey.export({ type: 'spki', format: 'pem' })
+        .toString()
+    expect(
+      problems({ AUTH_JWT_PUBLIC_KEY: pem('rsa'), AUTH_JWT_ALGORITHMS: 'RS256,ES256' }),
+    ).toEqual([
+      'Invalid configuration:',
+      '  - AUTH_JWT_ALGORITHMS: ES256 cannot verify with an RSA key; choose from RS256, RS384, RS512, PS256, PS384, PS512 (got "RS256,ES256")',
+    ])
+    expect(problems({ AUTH_JWT_PUBLIC_KEY: pem('ec'), AUTH_JWT_ALGORITHMS: 'ES384' })).toEqual([
+      'Invalid configuration:',
+      '  - AUTH_JWT_ALGORITHMS: ES384 cannot verify with an EC prime256v1 key; choose from ES256 (got "ES384")',
+    ])
+    expect(loadConfig({ AUTH_JWT_PUBLIC_KEY: ec('P-384') }).AUTH.algorithms).toEqual(['ES384'])
+    expect(problems({ AUTH_JWT_PUBLIC_KEY: ec('secp256k1') }).join('\n')).toMatch(
+      /AUTH_JWT_PUBLIC_KEY: must be an RSA key, or an EC key on P-256, P-384 or P-521/,
+    )
+  })
 })
