@@ -8,7 +8,9 @@ import { createServer } from 'node:http'
 import type { Server } from 'node:http'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { setTimeout as sleep } from 'node:timers/promises'
 import { signJwt } from '../../../src/auth/jws.js'
+import { JWKS_MISS_COOLDOWN_MS } from '../../../src/http/auth/key-source.js'
 import { echoSkill } from '../../../src/skills/echo/index.js'
 import { testApp } from '../../helpers/app.js'
 import type { ProtectedRoute } from './routes.js'
@@ -85,8 +87,22 @@ describe('JWT auth with a JWKS URL', () => {
     expect(response.statusCode).toBe(401)
   })
 
+  it('fetches the JWKS at most once per cooldown for kids it does not know', async () => {
+    await sleep(JWKS_MISS_COOLDOWN_MS)
+    const before = fetches
+    for (let i = 0; i < 8; i++) {
+      const response = await call(PROTECTED_ROUTES[2]!, signed(second, `random-${i}`))
+      expect(response.statusCode).toBe(401)
+      expect(response.json().error.message).toBe('The token is signed with an unknown key')
+    }
+    expect(fetches - before).toBe(1)
+    // A kid it knows is not held up meanwhile.
+    expect((await call(PROTECTED_ROUTES[2]!, signed(first, 'k1'))).statusCode).toBe(404)
+  })
+
   it('picks up a rotated key: a new kid is fetched again', async () => {
     keys = [jwk(first, 'k1'), jwk(second, 'k2')]
+    await sleep(JWKS_MISS_COOLDOWN_MS)
     const response = await call(PROTECTED_ROUTES[2]!, signed(second, 'k2'))
     expect(response.statusCode).toBe(404)
   })
