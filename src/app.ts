@@ -19,6 +19,7 @@ import { InlineDispatcher } from './engine/inline-dispatcher.js'
 import { Runner } from './engine/runner.js'
 import { TaskService } from './engine/task-service.js'
 import { MAX_PATH_PARAM_LENGTH } from './http/errors.js'
+import { REDACTED, requestSerializer } from './http/log-request.js'
 import {
   frameworkErrorHandler,
   notFoundHandler,
@@ -283,6 +284,7 @@ function requestTimeouts(ms: number) {
 function loggerOptions(config: Config) {
   return {
     level: config.LOG_LEVEL,
-    redact: { paths: ['req.headers.authorization', 'req.headers.cookie'], censor: '[redacted]' },
+    redact: { paths: ['req.headers.authorization', 'req.headers.cookie'], censor: REDACTED },
+    serializers: { req: requestSerializer },
   }
 }
