@@ -245,6 +245,8 @@ export const ConfigSchema = Settings.superRefine(checkAuth)
   .transform((env) => ({
     ...env,
     PUBLIC_URL: (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ''),
+    /** PUBLIC_URL was not given: the cards name this machine's localhost. */
+    PUBLIC_URL_IS_LOCAL_DEFAULT: env.PUBLIC_URL === undefined,
     AUDIT_SINK: env.AUDIT_SINK ?? (env.REDIS_URL === undefined ? 'stdout' : 'redis'),
     AUTH: authSettings(env),
   }))

@@ -51,6 +51,12 @@ async function main(): Promise<void> {
   }
   app.log.info(ready, `A2A agent ready: curl ${config.PUBLIC_URL}/.well-known/agent.json`)
   if (dev) announceDevMode(config, dev, app.log)
+  else if (config.PUBLIC_URL_IS_LOCAL_DEFAULT && config.NODE_ENV === 'production') {
+    app.log.warn(
+      { url: config.PUBLIC_URL },
+      `PUBLIC_URL is not set: the Agent Cards send clients to ${config.PUBLIC_URL}, which is their own machine; set PUBLIC_URL to the address clients reach this server at`,
+    )
+  }
 }
 
 /**

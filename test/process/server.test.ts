@@ -164,6 +164,22 @@ describe('node dist/server.js', () => {
     }
   })
 
+  it('warns in production when PUBLIC_URL is not set, as the cards then name localhost', async () => {
+    const logged = async (env: Record<string, string>) => {
+      const { child, stdout } = await startServer({ LOG_LEVEL: 'info', ...env })
+      await vi.waitFor(() => expect(stdout()).toContain(' ready'), { timeout: 5_000 })
+      child.kill('SIGTERM')
+      await exited(child, 5_000)
+      return stdout()
+    }
+    expect(await logged({})).toContain(
+      '"msg":"PUBLIC_URL is not set: the Agent Cards send clients to http://localhost:',
+    )
+    expect(await logged({ PUBLIC_URL: 'https://agent.example.com' })).not.toContain(
+      'PUBLIC_URL is not set',
+    )
+  })
+
   it('logs request URLs without the value of a credential in the query string', async () => {
     const { child, url, stdout } = await startServer({ LOG_LEVEL: 'info' })
     const secret = 'eyJhbGciOiJIUzI1NiJ9.c2VjcmV0.c2ln'
