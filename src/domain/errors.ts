@@ -313,12 +313,19 @@ export class PermissionDeniedError extends A2AError {
   readonly challenge: string
   /** The scopes the caller lacked. */
   readonly missing: readonly string[]
-  constructor(missing: readonly string[], what: string) {
+  /** What was refused, when it is known (the audit record names it; the caller is not told). */
+  readonly refused: { skillId?: string; taskId?: string }
+  constructor(
+    missing: readonly string[],
+    what: string,
+    refused: { skillId?: string; taskId?: string } = {},
+  ) {
     super(`The token lacks the scope ${missing.join(' ')} needed to ${what}`, {
       requiredScopes: missing.join(' '),
     })
     this.challenge = `Bearer error="insufficient_scope", scope="${missing.join(' ')}"`
     this.missing = missing
+    this.refused = refused
   }
 }
 

@@ -193,7 +193,7 @@ export class TaskService {
         { taskId, state },
       )
     }
-    this.checkSkillScopes(task.skillId, input.scopes)
+    this.checkSkillScopes(task.skillId, input.scopes, taskId)
     return this.continue(taskId, input.message, originFrom(input), task)
   }
 
@@ -201,12 +201,17 @@ export class TaskService {
    * Refuses a caller whose scopes lack what the skill requires (PermissionDeniedError). No
    * scopes given means no check: the caller is the server itself or authentication is off.
    */
-  checkSkillScopes(skillId: string, scopes: readonly string[] | undefined): void {
+  checkSkillScopes(skillId: string, scopes: readonly string[] | undefined, taskId?: string): void {
     if (scopes === undefined) return
     const skill = this.options.skills.get(skillId)
     if (!skill) return
     const missing = missingScopes(scopes, requiredScopes(skill))
-    if (missing.length > 0) throw new PermissionDeniedError(missing, `use skill "${skillId}"`)
+    if (missing.length > 0) {
+      throw new PermissionDeniedError(missing, `use skill "${skillId}"`, {
+        skillId,
+        ...(taskId !== undefined && { taskId }),
+      })
+    }
   }
 
   /**

@@ -218,6 +218,7 @@ describe('audit records with the memory store (file sink)', () => {
           event: AuditEvent.permissionDenial,
           requestId: 'req-no-scope',
           caller: 'bob',
+          skillId: 'slow',
           details: expect.objectContaining({ required: ['skill:slow'] }),
         }),
       ]),

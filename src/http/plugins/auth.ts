@@ -137,7 +137,7 @@ const auth: FastifyPluginAsync<AuthPluginOptions> = async (app, { settings, devS
       auditAuthFailure(request, error.message)
     } else if (error instanceof PermissionDeniedError) {
       reply.header('www-authenticate', error.challenge)
-      auditPermissionDenial(request, { required: [...error.missing] })
+      auditPermissionDenial(request, { required: [...error.missing], ...error.refused })
     }
   })
 }

@@ -44,7 +44,7 @@ const send: FastifyPluginAsync<SeedRoutesOptions> = async (fastify, options) => 
       const caller = callerOf(request)
       // Another caller's task is "not found"; a revoked skill scope stops the next turn.
       const task = await app.tasks.getFor(id, viewerOf(caller))
-      app.tasks.checkSkillScopes(task.skillId, caller?.scopes)
+      app.tasks.checkSkillScopes(task.skillId, caller?.scopes, id)
       // The brief's messages carry no id: a retry is the task's last continuation once more,
       // sent after the task stopped waiting for it.
       if (task.status.state !== 'input-required' && repeatsLastContinuation(task, message)) {
