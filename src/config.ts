@@ -24,6 +24,9 @@ const list = z.string().transform((value) =>
 /** A whole number from the text of a variable: `int(0)`, `int(1, 100)`. */
 const int = wholeNumberFromText
 
+/** Text that says something: trimmed, and not blank. */
+const text = () => z.string().trim().min(1, 'must not be blank')
+
 /** A duration in ms of at least `min`, up to what a timer holds (domain/duration.ts). */
 const ms = (min: number) => int(min, MAX_DURATION_MS)
 
@@ -52,20 +55,19 @@ const secret = <T extends z.ZodType>(schema: T) => schema.meta({ secret: true })
 /** Every setting, each as the environment gives it. */
 const Settings = z.object({
   NODE_ENV: oneOf(['development', 'production', 'test']).default('development'),
-  HOST: z.string().min(1).default('127.0.0.1'),
+  HOST: text().default('127.0.0.1'),
   PORT: int(0, 65535).default(3000),
   /** Where callers reach this agent; published as the card's `url`. Defaults to http://localhost:PORT. */
   PUBLIC_URL: url('http', 'https').optional(),
   LOG_LEVEL: oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 
-  AGENT_NAME: z.string().min(1).default('Code Review Agent'),
-  AGENT_DESCRIPTION: z
-    .string()
-    .min(1)
-    .default('Reviews pull requests for bugs, style violations, and security issues'),
-  AGENT_VERSION: z.string().min(1).default('1.0.0'),
+  AGENT_NAME: text().default('Code Review Agent'),
+  AGENT_DESCRIPTION: text().default(
+    'Reviews pull requests for bugs, style violations, and security issues',
+  ),
+  AGENT_VERSION: text().default('1.0.0'),
   AGENT_DOCUMENTATION_URL: url().optional(),
-  AGENT_PROVIDER_ORGANIZATION: z.string().min(1).optional(),
+  AGENT_PROVIDER_ORGANIZATION: text().optional(),
   AGENT_PROVIDER_URL: url().optional(),
   /** Module paths (or package names) whose default export is a Skill, a Skill[], or a factory of either. */
   SKILL_MODULES: list.default([]),

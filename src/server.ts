@@ -33,7 +33,9 @@ async function main(): Promise<void> {
   process.once('SIGTERM', close)
   process.once('SIGINT', close)
 
-  await app.listen({ host: config.HOST, port: config.PORT })
+  await app.listen({ host: config.HOST, port: config.PORT }).catch((error: unknown) => {
+    throw listenProblem(error, config) ?? error
+  })
   const ready = {
     url: config.PUBLIC_URL,
     agent: config.AGENT_NAME,
@@ -83,6 +85,23 @@ function announceDevMode(
       '',
     ].join('\n'),
   )
+}
+
+/** Why the server cannot listen where HOST and PORT say, naming the variable to change. */
+function listenProblem(error: unknown, { HOST, PORT }: Config): Error | undefined {
+  const code = (error as { code?: string } | undefined)?.code
+  switch (code) {
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return new ConfigError([`HOST: "${HOST}" is no name this machine can resolve (${code})`])
+    case 'EADDRNOTAVAIL':
+      return new ConfigError([`HOST: ${HOST} is not an address of this machine`])
+    case 'EACCES':
+      return new ConfigError([`PORT: ${PORT} needs privileges here; use a port from 1024`])
+    case 'EADDRINUSE':
+      return new Error(`PORT: ${PORT} is already in use on ${HOST}`)
+  }
+  return undefined
 }
 
 main().catch((error: unknown) => {

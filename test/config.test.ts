@@ -76,6 +76,11 @@ describe('configuration from the environment', () => {
       ])
     }
     expect(loadConfig({ SKILL_TIMEOUT_MS: '2073600000' }).SKILL_TIMEOUT_MS).toBe(2_073_600_000)
+    expect(problems({ HOST: ' ', AGENT_NAME: '   ' })).toEqual([
+      'HOST: must not be blank (got " ")',
+      'AGENT_NAME: must not be blank (got "   ")',
+    ])
+    expect(loadConfig({ AGENT_VERSION: ' 2.0 ' }).AGENT_VERSION).toBe('2.0')
     expect(problems({ RATE_LIMIT_MAX: '-1' })).toEqual([
       'RATE_LIMIT_MAX: must be 0 or more (got "-1")',
     ])

@@ -212,6 +212,19 @@ describe('node dist/server.js', () => {
     await expect(fetch(`${url}/healthz`)).rejects.toThrow()
   })
 
+  it('names HOST or PORT when it cannot listen there', async () => {
+    const { url } = await startServer()
+    const port = new URL(url).port
+    const busy = spawnServer({ HOST: '127.0.0.1', PORT: port })
+    expect(await exited(busy.child, 10_000)).toEqual({ code: 1, signal: null })
+    expect(busy.stderr()).toBe(
+      `The server could not start: PORT: ${port} is already in use on 127.0.0.1\n`,
+    )
+    const elsewhere = spawnServer({ HOST: '192.0.2.1', PORT: '0' })
+    expect(await exited(elsewhere.child, 10_000)).toEqual({ code: 78, signal: null })
+    expect(elsewhere.stderr()).toContain('HOST: 192.0.2.1 is not an address of this machine')
+  })
+
   it('exits with code 78 and names the variable when a setting is bad', async () => {
     const { child, stderr } = spawnServer({ HOST: '127.0.0.1', PORT: '99999' })
     expect(await exited(child, 5_000)).toEqual({ code: 78, signal: null })
