@@ -21,6 +21,13 @@ const RPC_REASONS: Record<number, string> = {
   [-32007]: 'EXTENDED_AGENT_CARD_NOT_CONFIGURED',
   [-32008]: 'EXTENSION_SUPPORT_REQUIRED',
   [-32009]: 'VERSION_NOT_SUPPORTED',
+  // A2A leaves these to the server: this server's own codes (src/protocol/v10/errors.ts), which
+  // its 0.3 replies carry without an ErrorInfo.
+  [-32010]: 'RATE_LIMIT_EXCEEDED',
+  [-32028]: 'STREAM_LIMIT',
+  [-32029]: 'ACTIVE_TASK_LIMIT',
+  [-32030]: 'UNAUTHENTICATED',
+  [-32031]: 'PERMISSION_DENIED',
 }
 
 export interface RpcErrorObject {

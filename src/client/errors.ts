@@ -68,7 +68,36 @@ export class AgentError extends A2AClientError {
     this.reason = fields.reason
     this.data = fields.data
   }
+
+  /**
+   * The agent cannot take the request now: retry later, or elsewhere. HTTP 429 or 503, or the
+   * same said in a JSON-RPC error (which 0.3 sends with HTTP 200).
+   */
+  get busy(): boolean {
+    return [429, 503].includes(this.status) || BUSY_REASONS.includes(this.reason ?? '')
+  }
+
+  /** The agent refused the credentials: HTTP 401 or 403, or the same in the dialect's words. */
+  get credentialsRefused(): boolean {
+    return [401, 403].includes(this.status) || AUTH_REASONS.includes(this.reason ?? '')
+  }
+
+  /** The agent failed on its own side: HTTP 5xx, or JSON-RPC's internal error. */
+  get agentFault(): boolean {
+    return this.status >= 500 || this.reason === 'INTERNAL'
+  }
 }
+
+const BUSY_REASONS = [
+  'ACTIVE_TASK_LIMIT',
+  'STREAM_LIMIT',
+  'RATE_LIMIT_EXCEEDED',
+  'RATE_LIMITED',
+  'RESOURCE_EXHAUSTED',
+  'SERVICE_UNAVAILABLE',
+  'UNAVAILABLE',
+]
+const AUTH_REASONS = ['UNAUTHENTICATED', 'PERMISSION_DENIED', 'FORBIDDEN', 'UNAUTHORIZED']
 
 /** The agent answered, but not with anything its dialect allows (A2A's InvalidAgentResponse). */
 export class InvalidAgentResponseError extends A2AClientError {

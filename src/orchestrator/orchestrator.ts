@@ -6,7 +6,8 @@
  *
  * Failover: the next agent is tried when one cannot be reached or cannot take the task: its card
  * cannot be read or no longer declares the skill, the connection is refused or drops, a call
- * times out, or it answers 5xx or 429. An agent that ran the task and ended it failed, rejected
+ * times out, it answers 5xx, 429 or an internal error (in any dialect), or it answers something
+ * that is not A2A. An agent that ran the task and ended it failed, rejected
  * or canceled has given a clear answer: that is not retried elsewhere (the work may have had
  * effects, and another agent would most likely answer the same), it is a DelegatedTaskFailedError.
  * An agent that refuses the orchestrator's credentials (401, 403) cannot take the task either:
@@ -23,6 +24,7 @@ import {
   AgentCardError,
   AgentError,
   AgentUnreachableError,
+  InvalidAgentResponseError,
   SkillNotDeclaredError,
   StreamInterruptedError,
 } from '../client/errors.js'
@@ -266,6 +268,7 @@ export function canFailOver(error: unknown): boolean {
     error instanceof StreamInterruptedError ||
     error instanceof AgentCardError ||
     error instanceof SkillNotDeclaredError ||
-    (error instanceof AgentError && (error.status >= 500 || [401, 403, 429].includes(error.status)))
+    error instanceof InvalidAgentResponseError ||
+    (error instanceof AgentError && (error.agentFault || error.busy || error.credentialsRefused))
   )
 }

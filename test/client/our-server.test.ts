@@ -176,6 +176,17 @@ describe.each(dialects)('A2AClient speaking %s to this server', (dialect, option
     }
   })
 
+  it('says a missing scope in A2A words, as a refusal of the credentials, in every dialect', async () => {
+    const limited = await A2AClient.connect(url, {
+      ...options,
+      token: token({ scopes: ['a2a:invoke', 'skill:ask'] }),
+    })
+    const error = await limited.send({ text: 'hi', skill: 'echo' }).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(AgentError)
+    expect(error).toMatchObject({ reason: 'PERMISSION_DENIED', credentialsRefused: true })
+    expect((error as AgentError).busy).toBe(false)
+  })
+
   it("surfaces the agent's refusal to cancel a finished task", async () => {
     const sent = await client.send({ text: 'done', skill: 'echo' })
     if (sent.kind !== 'task') throw new Error('expected a task')

@@ -4,6 +4,8 @@
  * questions answered through onInputRequired, the typed errors, and the tokens it calls agents
  * with (the agents verify TEST_SECRET, as every test app does).
  */
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { A2AClient } from '../../src/client/client.js'
 import { AgentRegistry } from '../../src/registry/registry.js'
@@ -133,6 +135,49 @@ describe('Orchestrator.delegate', () => {
     } finally {
       await alpha.stop()
       await alpha.restart([translateSkill('Alpha'), askSkill])
+    }
+  })
+
+  it.each([
+    [
+      'answers what is not A2A',
+      200,
+      { hello: 1 },
+      'The reply to SendStreamingMessage has neither result nor error',
+    ],
+    [
+      'answers a JSON-RPC internal error',
+      200,
+      { jsonrpc: '2.0', id: 1, error: { code: -32603, message: 'Internal kaboom' } },
+      'Internal kaboom',
+    ],
+    [
+      'is busy, as 0.3 says it (HTTP 200)',
+      200,
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        error: { code: -32029, message: 'You already have 1 running task' },
+      },
+      'You already have 1 running task',
+    ],
+  ])('fails over when an agent %s', async (_name, status, reply, reason) => {
+    // Serves Alpha's card (under its own address), and answers every call with `reply`.
+    const broken = await brokenAgent(alpha.url, status, reply)
+    registry = new AgentRegistry()
+    await registry.register(broken.url)
+    await registry.register(beta.url)
+    orchestrator = new Orchestrator({
+      registry,
+      token: token(ORCHESTRATOR),
+      client: { timeoutMs: 5_000 },
+    })
+    try {
+      const result = await orchestrator.delegate('translate', { text: 'hello' })
+      expect(result.agent.name).toBe('Beta')
+      expect(result.failures.map((f) => [f.agent.url, f.reason])).toEqual([[broken.url, reason]])
+    } finally {
+      await broken.close()
     }
   })
 
@@ -296,3 +341,28 @@ describe('Orchestrator.delegate', () => {
     })
   })
 })
+
+/**
+ * An agent whose card is `real`'s (under its own address) and whose every other answer is
+ * `reply` with HTTP `status`.
+ */
+async function brokenAgent(real: string, status: number, reply: unknown) {
+  const server = createServer((request, response) => {
+    void (async () => {
+      if (request.url?.startsWith('/.well-known/')) {
+        const card = await fetch(`${real}${request.url}`, {
+          headers: { 'a2a-version': String(request.headers['a2a-version'] ?? '') },
+        })
+        response.writeHead(card.status, { 'content-type': 'application/json' })
+        response.end((await card.text()).replaceAll(real, url))
+        return
+      }
+      request.resume()
+      response.writeHead(status, { 'content-type': 'application/json' })
+      response.end(JSON.stringify(reply))
+    })()
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  return { url, close: () => new Promise((resolve) => server.close(resolve)) }
+}

@@ -67,17 +67,12 @@ export function exitCodeOfState(state: TaskState): number {
   }
 }
 
-const AUTH_STATUSES = [401, 403]
-const AUTH_REASONS = ['UNAUTHENTICATED', 'PERMISSION_DENIED', 'FORBIDDEN', 'UNAUTHORIZED']
-
 export function exitCodeOf(error: unknown): number {
   if (error instanceof CliFailure) return error.exitCode
   if (error instanceof SkillNotDeclaredError) return EXIT.usage
   if (error instanceof AgentError) {
-    if (AUTH_STATUSES.includes(error.status) || AUTH_REASONS.includes(error.reason ?? '')) {
-      return EXIT.auth
-    }
-    if (error.status === 429 || error.status === 503) return EXIT.tryAgain
+    if (error.credentialsRefused) return EXIT.auth
+    if (error.busy) return EXIT.tryAgain
     return EXIT.agentError
   }
   if (error instanceof A2ATimeoutError) return EXIT.tryAgain
