@@ -10,6 +10,8 @@
  * that is not A2A. An agent that ran the task and ended it failed, rejected
  * or canceled has given a clear answer: that is not retried elsewhere (the work may have had
  * effects, and another agent would most likely answer the same), it is a DelegatedTaskFailedError.
+ * A task given up on, because the caller's signal aborted or to fail over from an agent that
+ * took it, is canceled at its agent, so that it does not run on unseen.
  * An agent that refuses the orchestrator's credentials (401, 403) cannot take the task either:
  * another agent may accept them, and nothing was created.
  *
@@ -74,8 +76,8 @@ export interface InputQuestion {
 /** What the delegation reports while it runs. */
 export type DelegationProgress =
   | { kind: 'agent'; agent: AgentRef }
-  | { kind: 'status'; agent: AgentRef; state: TaskState; text: string }
-  | { kind: 'artifact'; agent: AgentRef; artifact: Artifact }
+  | { kind: 'status'; agent: AgentRef; taskId: string; state: TaskState; text: string }
+  | { kind: 'artifact'; agent: AgentRef; taskId: string; artifact: Artifact }
 
 export interface DelegateOptions {
   /** Answers an agent's question; without it a question ends the delegation (InputRequiredError). */
@@ -129,16 +131,22 @@ export class Orchestrator {
     if (agents.length === 0) throw new NoAgentForSkillError(skillId)
     const failures: AgentFailure[] = []
     for (const agent of agents) {
+      const remote: RemoteTaskRef = {}
       try {
         const client = await this.#connect(agent, options)
         client.skill(skillId)
+        remote.client = client
         await options.onProgress?.({ kind: 'agent', agent })
         const first = client.card.streaming
-          ? await this.#stream(client, agent, { ...input, skill: skillId }, options)
-          : await this.#send(client, { ...input, skill: skillId }, options)
-        return { ...(await this.#finish(client, agent, first, options)), failures }
+          ? await this.#stream(client, agent, { ...input, skill: skillId }, remote, options)
+          : await this.#send(client, { ...input, skill: skillId }, remote, options)
+        return { ...(await this.#finish(client, agent, first, remote, options)), failures }
       } catch (error) {
-        if (options.signal?.aborted || !canFailOver(error)) throw error
+        const aborted = options.signal?.aborted === true
+        if (!aborted && !canFailOver(error)) throw error
+        // Given up on, by the caller or for the next agent: it must not run on unseen.
+        cancelAbandoned(remote)
+        if (aborted) throw error
         failures.push({ agent, reason: (error as Error).message, error })
       }
     }
@@ -156,8 +164,14 @@ export class Orchestrator {
     options: DelegateOptions = {},
   ): Promise<Delegation> {
     const client = await this.#connect(agent, options)
-    const next = await this.#answer(client, task, answer, options)
-    return { ...(await this.#finish(client, agent, next, options)), failures: [] }
+    const remote: RemoteTaskRef = { client, taskId: task.id }
+    try {
+      const next = await this.#answer(client, task, answer, options)
+      return { ...(await this.#finish(client, agent, next, remote, options)), failures: [] }
+    } catch (error) {
+      if (options.signal?.aborted) cancelAbandoned(remote)
+      throw error
+    }
   }
 
   /** Reads the live card; see readCardTwice for the second try. */
@@ -176,9 +190,11 @@ export class Orchestrator {
     client: A2AClient,
     agent: AgentRef,
     result: RemoteTask | RemoteMessage,
+    remote: RemoteTaskRef,
     options: DelegateOptions,
   ): Promise<Omit<Delegation, 'failures'>> {
     let current = result
+    if (current.kind === 'task') remote.taskId = current.id
     while (current.kind === 'task' && current.status.state === 'input-required') {
       if (!options.onInputRequired) throw new InputRequiredError(agent, current)
       const parts = current.status.message?.parts ?? []
@@ -211,9 +227,12 @@ export class Orchestrator {
   async #send(
     client: A2AClient,
     input: SendInput,
+    remote: RemoteTaskRef,
     options: DelegateOptions,
   ): Promise<RemoteTask | RemoteMessage> {
-    return this.#untilFinal(client, await client.send(input, signalOf(options)), options)
+    const result = await client.send(input, signalOf(options))
+    if (result.kind === 'task') remote.taskId = result.id
+    return this.#untilFinal(client, result, options)
   }
 
   /** A task that came back before it was final (a seed agent's wait ran out) is polled. */
@@ -234,23 +253,49 @@ export class Orchestrator {
     client: A2AClient,
     agent: AgentRef,
     input: SendInput,
+    remote: RemoteTaskRef,
     options: DelegateOptions,
   ): Promise<RemoteTask | RemoteMessage> {
     let taskId: string | undefined
     for await (const event of client.stream(input, signalOf(options))) {
       if (event.kind === 'message') return event
-      if (event.kind === 'task') taskId = event.id
+      if (event.kind === 'task') taskId = remote.taskId = event.id
       if (event.kind === 'status-update') {
         const text = textOf(event.status.message?.parts)
-        await options.onProgress?.({ kind: 'status', agent, state: event.status.state, text })
+        await options.onProgress?.({
+          kind: 'status',
+          agent,
+          taskId: event.taskId,
+          state: event.status.state,
+          text,
+        })
       }
       if (event.kind === 'artifact-update') {
-        await options.onProgress?.({ kind: 'artifact', agent, artifact: event.artifact })
+        await options.onProgress?.({
+          kind: 'artifact',
+          agent,
+          taskId: event.taskId,
+          artifact: event.artifact,
+        })
       }
     }
     if (taskId === undefined) throw new AgentUnreachableError('the stream ended without a task')
     return client.get(taskId, signalOf(options))
   }
+}
+
+/** The task a delegation started at one agent, once the agent has named it. */
+interface RemoteTaskRef {
+  client?: A2AClient
+  taskId?: string
+}
+
+/**
+ * Cancels a task the orchestrator gave up on (its caller aborted, or it fails over to the next
+ * agent), without waiting: the agent may be unreachable, and a task already ended refuses it.
+ */
+function cancelAbandoned({ client, taskId }: RemoteTaskRef): void {
+  if (client && taskId !== undefined) void client.cancel(taskId).catch(() => undefined)
 }
 
 /** The client's token provider for one agent. */

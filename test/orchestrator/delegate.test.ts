@@ -6,7 +6,7 @@
  */
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { A2AClient } from '../../src/client/client.js'
 import { AgentRegistry } from '../../src/registry/registry.js'
 import {
@@ -17,7 +17,7 @@ import {
 } from '../../src/orchestrator/errors.js'
 import { Orchestrator } from '../../src/orchestrator/orchestrator.js'
 import type { AgentToken, DelegationProgress } from '../../src/orchestrator/orchestrator.js'
-import { textOf } from '../client/agents.js'
+import { textOf, waitSkill } from '../client/agents.js'
 import { token } from '../helpers/auth.js'
 import {
   askSkill,
@@ -178,6 +178,39 @@ describe('Orchestrator.delegate', () => {
       expect(result.failures.map((f) => [f.agent.url, f.reason])).toEqual([[broken.url, reason]])
     } finally {
       await broken.close()
+    }
+  })
+
+  it('cancels the delegated task at its agent when the caller aborts', async () => {
+    const delta = await startTestAgent('Delta', [waitSkill])
+    registry = new AgentRegistry()
+    await registry.register(delta.url)
+    orchestrator = new Orchestrator({ registry, token: token(ORCHESTRATOR) })
+    try {
+      const controller = new AbortController()
+      let taskId: string | undefined
+      const delegated = orchestrator.delegate(
+        'wait',
+        { text: 'go' },
+        {
+          signal: controller.signal,
+          onProgress: (progress) => {
+            if (progress.kind !== 'status') return
+            taskId = progress.taskId
+            controller.abort(new Error('the caller gave up'))
+          },
+        },
+      )
+      await expect(delegated).rejects.toThrow('the caller gave up')
+      const agent = await A2AClient.connect(delta.url, { token: token(ORCHESTRATOR) })
+      await vi.waitFor(
+        async () => expect((await agent.get(taskId!)).status.state).toBe('canceled'),
+        {
+          timeout: 3_000,
+        },
+      )
+    } finally {
+      await delta.stop()
     }
   })
 

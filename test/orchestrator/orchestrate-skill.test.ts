@@ -9,16 +9,21 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { FastifyInstance } from 'fastify'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { A2AClient } from '../../src/client/client.js'
 import type { RemoteTask } from '../../src/client/model.js'
 import { configFrom, ConfigError } from '../../src/config.js'
 import type { DataPart } from '../../src/domain/model.js'
-import { freePort, textOf } from '../client/agents.js'
+import { freePort, textOf, waitSkill } from '../client/agents.js'
 import { testApp } from '../helpers/app.js'
 import { bearer, token } from '../helpers/auth.js'
 import { askSkill, countSkill, startTestAgent, translateSkill } from '../registry/agents.js'
 import type { TestAgent } from '../registry/agents.js'
+
+/** A task as ListTasks 1.0 lists it, as far as these tests read it. */
+interface RemoteTaskRow {
+  status: { state: string }
+}
 
 /** Who the orchestrator is at the agents it calls. */
 const ORCHESTRATOR = { sub: 'orchestrator', scopes: ['a2a:invoke', 'skill:*'] }
@@ -154,6 +159,40 @@ describe('the orchestrate skill over A2A', () => {
     expect(seen).toContain('working: Alpha: Alpha is translating')
     expect(seen).toContain('artifact: Alpha: HI')
     expect(seen.at(-1)).toBe('completed: Done by Alpha')
+  })
+
+  it('cancels the delegated task when its own task is canceled', async () => {
+    const delta = await startTestAgent('Delta', [waitSkill])
+    await registerAgents(orchestrator, [delta])
+    const remoteTasks = async () => {
+      const reply = await fetch(`${delta.url}/a2a/jsonrpc`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'a2a-version': '1.0',
+          authorization: bearer(ORCHESTRATOR),
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ListTasks', params: {} }),
+      })
+      const { result } = (await reply.json()) as { result: { tasks: RemoteTaskRow[] } }
+      return result.tasks.map((task) => task.status.state)
+    }
+    try {
+      const sent = await client.send(
+        { skill: 'orchestrate', text: 'go', data: { delegateSkillId: 'wait' } },
+        { blocking: false },
+      )
+      if (sent.kind !== 'task') throw new Error('expected a task')
+      await vi.waitFor(async () => expect(await remoteTasks()).toEqual(['TASK_STATE_WORKING']), {
+        timeout: 3_000,
+      })
+      expect((await client.cancel(sent.id)).status.state).toBe('canceled')
+      await vi.waitFor(async () => expect(await remoteTasks()).toEqual(['TASK_STATE_CANCELED']), {
+        timeout: 3_000,
+      })
+    } finally {
+      await delta.stop()
+    }
   })
 
   it('asks its caller the agent question and passes the answer on', async () => {
