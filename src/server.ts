@@ -95,11 +95,13 @@ function listenProblem(error: unknown, { HOST, PORT }: Config): Error | undefine
     case 'EAI_AGAIN':
       return new ConfigError([`HOST: "${HOST}" is no name this machine can resolve (${code})`])
     case 'EADDRNOTAVAIL':
-      return new ConfigError([`HOST: ${HOST} is not an address of this machine`])
+      return new ConfigError([`HOST: ${HOST} is not an address of this machine (${code})`])
     case 'EACCES':
-      return new ConfigError([`PORT: ${PORT} needs privileges here; use a port from 1024`])
+      return new ConfigError([
+        `PORT: ${PORT} needs privileges here; use a port from 1024 (${code})`,
+      ])
     case 'EADDRINUSE':
-      return new Error(`PORT: ${PORT} is already in use on ${HOST}`)
+      return new Error(`PORT: ${PORT} is already in use on ${HOST} (${code})`)
   }
   return undefined
 }

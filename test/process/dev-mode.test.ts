@@ -253,6 +253,23 @@ describe('a2a (the built binary)', () => {
     expect((fromEnv as { stderr: string }).stderr).not.toContain('hunter2')
   })
 
+  it('token refuses to mint for a server that verifies with a public key or a JWKS', async () => {
+    for (const [name, value] of [
+      ['AUTH_JWT_PUBLIC_KEY', '-----BEGIN PUBLIC KEY-----'],
+      ['AUTH_JWKS_URL', 'https://idp.example/jwks.json'],
+    ] as const) {
+      const failure = await run(cli, ['token'], {
+        env: { PATH: process.env.PATH ?? '', [name]: value },
+      }).catch((error: { code: number; stderr: string }) => error)
+      expect(failure).toMatchObject({ code: 78 })
+      expect((failure as { stderr: string }).stderr).toMatch(
+        new RegExp(
+          `^a2a token: ${name} is set: this server verifies tokens signed with a private key`,
+        ),
+      )
+    }
+  })
+
   it('an unknown command exits 64 with the usage, also one every object has', async () => {
     for (const name of ['nope', 'constructor']) {
       const failure = await run(cli, [name]).catch(

@@ -218,7 +218,7 @@ describe('node dist/server.js', () => {
     const busy = spawnServer({ HOST: '127.0.0.1', PORT: port })
     expect(await exited(busy.child, 10_000)).toEqual({ code: 1, signal: null })
     expect(busy.stderr()).toBe(
-      `The server could not start: PORT: ${port} is already in use on 127.0.0.1\n`,
+      `The server could not start: PORT: ${port} is already in use on 127.0.0.1 (EADDRINUSE)\n`,
     )
     const elsewhere = spawnServer({ HOST: '192.0.2.1', PORT: '0' })
     expect(await exited(elsewhere.child, 10_000)).toEqual({ code: 78, signal: null })

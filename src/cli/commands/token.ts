@@ -26,7 +26,9 @@ Options:
   --audience <aud>   the aud claim                          default: first of AUTH_JWT_AUDIENCE
   --secret <secret>  the HS256 secret
 
-Exit codes: 0 printed; 64 a bad option; 78 no secret, or one shorter than ${MIN_SECRET_LENGTH} characters.
+Exit codes: 0 printed; 64 a bad option (a --secret shorter than ${MIN_SECRET_LENGTH} characters too);
+78 no secret, one from the environment or the dev secret file shorter than ${MIN_SECRET_LENGTH} characters,
+or a server that verifies tokens with AUTH_JWT_PUBLIC_KEY or AUTH_JWKS_URL (not HS256).
 `
 
 const first = (list: string | undefined): string | undefined =>
@@ -72,6 +74,18 @@ export async function run(argv: string[], env = process.env): Promise<number> {
       `a2a token: --ttl "${values.ttl}" is not a duration like 30s, 15m, 1h, 7d\n`,
     )
     return 64
+  }
+  const keySource = env.AUTH_JWT_PUBLIC_KEY
+    ? 'AUTH_JWT_PUBLIC_KEY'
+    : env.AUTH_JWKS_URL
+      ? 'AUTH_JWKS_URL'
+      : undefined
+  if (values.secret === undefined && !env.AUTH_JWT_SECRET && keySource !== undefined) {
+    // The dev secret would sign a token that this server refuses.
+    process.stderr.write(
+      `a2a token: ${keySource} is set: this server verifies tokens signed with a private key, which a2a token does not have (it signs HS256 with a shared secret). Get tokens from whoever holds that key (your identity provider)\n`,
+    )
+    return 78
   }
   const secretFile = env.AUTH_DEV_SECRET_FILE || '.a2a/dev-secret'
   const secret = values.secret ?? (env.AUTH_JWT_SECRET || readDevSecret(secretFile))
