@@ -185,6 +185,19 @@ function checkChoice({ dialect, protocolVersion }: ResolveOptions): void {
   }
 }
 
+/** An agent's URL is the caller's to get right: a mistake there is no unreachable agent. */
+function checkUrl(url: string): void {
+  let protocol: string | undefined
+  try {
+    protocol = new URL(url).protocol
+  } catch {
+    protocol = undefined
+  }
+  if (protocol !== 'http:' && protocol !== 'https:') {
+    throw new TypeError(`url must be an absolute http or https URL, not ${JSON.stringify(url)}`)
+  }
+}
+
 /**
  * Fetches and reads the card. `url` is the agent's base URL (both well-known paths are tried,
  * the preferred first; a 404 moves on to the next) or the card's own URL (ending in `.json`).
@@ -195,6 +208,7 @@ export async function resolveCard(
   options: ResolveOptions = {},
 ): Promise<AgentCard> {
   checkChoice(options)
+  checkUrl(url)
   const base = url.replace(/\/+$/, '')
   const paths =
     options.dialect === 'seed' ? [SEED_CARD_PATH, A2A_CARD_PATH] : [A2A_CARD_PATH, SEED_CARD_PATH]

@@ -99,6 +99,15 @@ const BUSY_REASONS = [
 ]
 const AUTH_REASONS = ['UNAUTHENTICATED', 'PERMISSION_DENIED', 'FORBIDDEN', 'UNAUTHORIZED']
 
+/** The token provider (the `token` option's function) threw: no request was sent. */
+export class TokenProviderError extends A2AClientError {
+  constructor(cause: unknown) {
+    super(`The token provider failed: ${cause instanceof Error ? cause.message : String(cause)}`, {
+      cause,
+    })
+  }
+}
+
 /** The agent answered, but not with anything its dialect allows (A2A's InvalidAgentResponse). */
 export class InvalidAgentResponseError extends A2AClientError {
   constructor(

@@ -3,7 +3,7 @@
  * can refresh it), the per-call timeout and the caller's AbortSignal, and network failures
  * turned into the client's error classes.
  */
-import { A2ATimeoutError, AgentUnreachableError } from './errors.js'
+import { A2ATimeoutError, AgentUnreachableError, TokenProviderError } from './errors.js'
 
 /** A token, or a function that returns the current one. */
 export type TokenProvider = string | (() => string | Promise<string>)
@@ -71,7 +71,9 @@ export class HttpClient {
         ...this.settings.headers,
         ...request.headers,
       }
-      const token = await this.#token()
+      const token = await this.#token().catch((error: unknown) => {
+        throw new TokenProviderError(error)
+      })
       if (token !== undefined) headers.authorization = `Bearer ${token}`
       if (request.body !== undefined) headers['content-type'] = 'application/json'
       const response = await (this.settings.fetch ?? fetch)(request.url, {
@@ -89,7 +91,7 @@ export class HttpClient {
       }
     } catch (error) {
       close()
-      throw failure(error)
+      throw error instanceof TokenProviderError ? error : failure(error)
     }
   }
 

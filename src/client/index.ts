@@ -14,6 +14,7 @@ export {
   SkillNotDeclaredError,
   StreamInterruptedError,
   StreamingNotSupportedError,
+  TokenProviderError,
 } from './errors.js'
 export type { AgentCardProblem } from './errors.js'
 export type { CallOptions, TokenProvider } from './http.js'

@@ -12,6 +12,7 @@ import {
   AgentCardError,
   AgentUnreachableError,
   InvalidAgentResponseError,
+  TokenProviderError,
 } from '../../src/index.js'
 import { freePort } from './agents.js'
 
@@ -157,6 +158,22 @@ describe('calls that get no answer', () => {
       (e: unknown) => e,
     )
     expect((error as Error).message).toBe('user gave up')
+  })
+
+  it("says a URL or a token provider is the caller's mistake, not an unreachable agent", async () => {
+    for (const bad of ['not a url', 'ftp://example.com', '/relative']) {
+      await expect(A2AClient.connect(bad)).rejects.toThrow(
+        new TypeError(`url must be an absolute http or https URL, not ${JSON.stringify(bad)}`),
+      )
+    }
+    const error = await A2AClient.connect(url, {
+      token: () => {
+        throw new Error('no token for you')
+      },
+    }).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(TokenProviderError)
+    expect(error).not.toBeInstanceOf(AgentUnreachableError)
+    expect((error as Error).message).toBe('The token provider failed: no token for you')
   })
 
   it('reports an agent that refuses the connection as unreachable', async () => {
