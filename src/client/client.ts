@@ -4,7 +4,9 @@
  * same operations, results, events and errors.
  */
 import { randomUUID } from 'node:crypto'
-import type { Message, Part } from '../domain/model.js'
+import { Part } from '../domain/model.js'
+import type { Message } from '../domain/model.js'
+import { plainly } from '../domain/issue-messages.js'
 import { dataPart, textPart } from '../domain/parts.js'
 import { isFinal } from '../domain/state-machine.js'
 import type { BackoffOptions } from './backoff.js'
@@ -202,6 +204,15 @@ export class A2AClient {
       ...(input.parts ?? []),
     ]
     if (parts.length === 0) throw new A2AClientError('A message needs text, data or parts')
+    // A part no dialect can carry is the caller's mistake, not something to send.
+    parts.forEach((part, index) => {
+      const checked = Part.safeParse(part, plainly)
+      if (!checked.success) {
+        const issue = checked.error.issues[0]!
+        const where = ['parts', index, ...issue.path].join('.').replace(/\.(\d+)/g, '[$1]')
+        throw new TypeError(`${where}: ${issue.message}`)
+      }
+    })
     const message: Message = {
       messageId: randomUUID(),
       role: 'user',

@@ -187,6 +187,18 @@ describe.each(dialects)('A2AClient speaking %s to this server', (dialect, option
     expect((error as AgentError).busy).toBe(false)
   })
 
+  it('refuses a message it cannot send before sending it', async () => {
+    await expect(client.send({ skill: 'echo' })).rejects.toThrow(
+      'A message needs text, data or parts',
+    )
+    await expect(
+      client.send({ skill: 'echo', parts: [{ kind: 'nonsense' } as never] }),
+    ).rejects.toThrow(new TypeError('parts[0].kind: must be one of "text", "data", "file"'))
+    await expect(
+      client.send({ skill: 'echo', text: 'hi', parts: [{ kind: 'data', data: 5 } as never] }),
+    ).rejects.toThrow(new TypeError('parts[1].data: must be an object'))
+  })
+
   it("surfaces the agent's refusal to cancel a finished task", async () => {
     const sent = await client.send({ text: 'done', skill: 'echo' })
     if (sent.kind !== 'task') throw new Error('expected a task')
