@@ -123,6 +123,17 @@ export class HttpClient {
 
 function messageOf(error: unknown): string {
   if (!(error instanceof Error)) return String(error)
-  const cause = error.cause instanceof Error ? `: ${error.cause.message}` : ''
+  const cause = error.cause instanceof Error ? `: ${tlsProblem(error.cause)}` : ''
   return `${error.message}${cause}`
+}
+
+/**
+ * OpenSSL's message is a multi-line dump ("…:error:0A00010B:SSL routines:…:wrong version
+ * number:../deps/openssl/…"); its reason is what a person can act on.
+ */
+function tlsProblem(error: Error): string {
+  const reason = /SSL routines:[^:]*:([^:]+):/.exec(error.message)?.[1]
+  if (reason === undefined) return error.message
+  const hint = reason === 'wrong version number' ? ' (is it plain http there, not https?)' : ''
+  return `TLS failed: ${reason}${hint}`
 }

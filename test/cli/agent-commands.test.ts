@@ -376,10 +376,14 @@ describe.concurrent('failures: one line on stderr, a documented exit code, no st
 
   it.each([
     [['send'], 'the agent URL is missing'],
-    [['send', 'URL', '--bogus'], "Unknown option '--bogus'"],
+    [
+      ['send', 'URL', '--bogus'],
+      'unknown option --bogus (a text that starts with "-" goes after "--": -- "--bogus")',
+    ],
     [['send', 'URL', '--data', '[1]'], '--data must be a JSON object'],
     [['send', 'URL', '--skill', 'translate', 'hi'], 'it offers: echo, ask, chunks'],
-    [['get', 'URL'], 'an argument is missing'],
+    [['get', 'URL'], '<taskId> is missing'],
+    [['cancel', 'URL'], '<taskId> is missing'],
     [['card', 'localhost:3000'], 'is not an http or https URL'],
   ])('usage error %j exits 64', async (args, message) => {
     const run = await runCli(

@@ -176,6 +176,15 @@ describe('calls that get no answer', () => {
     expect((error as Error).message).toBe('The token provider failed: no token for you')
   })
 
+  it('says in one line that https reached a plain http port', async () => {
+    const error = await A2AClient.connect(url.replace('http:', 'https:')).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(AgentUnreachableError)
+    expect((error as Error).message).toMatch(
+      /failed: fetch failed: TLS failed: wrong version number \(is it plain http there, not https\?\)$/,
+    )
+    expect((error as Error).message).not.toContain('\n')
+  })
+
   it('reports an agent that refuses the connection as unreachable', async () => {
     const port = await freePort()
     const error = await A2AClient.connect(`http://127.0.0.1:${port}`).catch((e: unknown) => e)

@@ -28,8 +28,8 @@ export interface CommandSpec {
   name: string
   help: string
   options: CommandOptions
-  /** How many positionals after the URL: exactly `n`, or `'any'`. */
-  positionals: number | 'any'
+  /** The positionals after the URL, as the help names them (`<taskId>`), or `'any'`. */
+  positionals: readonly string[] | 'any'
   run(parsed: ParsedCommand, connection: Connection, rest: string[], io: Io): Promise<number>
 }
 
@@ -45,11 +45,12 @@ export async function runCommand(spec: CommandSpec, argv: string[], io: Io): Pro
     const [url, ...rest] = parsed.positionals
     const connection = connectionOf(common, url, io.env)
     hasToken = connection.token !== undefined
-    if (spec.positionals !== 'any' && rest.length !== spec.positionals) {
+    const expected = spec.positionals
+    if (expected !== 'any' && rest.length !== expected.length) {
       throw usageFailure(
-        rest.length < spec.positionals
-          ? 'an argument is missing'
-          : `unexpected argument "${rest[spec.positionals]!}"`,
+        rest.length < expected.length
+          ? `${expected[rest.length]!} is missing`
+          : `unexpected argument "${rest[expected.length]!}"`,
       )
     }
     return await spec.run(parsed, connection, rest, io)

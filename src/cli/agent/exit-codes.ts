@@ -118,5 +118,6 @@ export const EXIT_HELP = `Exit codes:
   69  the agent cannot be reached
   75  timed out, or the agent is busy (HTTP 429, 503)
   76  no Agent Card at the URL, or an answer or card that is not A2A this client can use
-  77  authentication refused (HTTP 401, 403: no token, bad token, missing scope)
+  77  authentication refused (HTTP 401, 403: no token, bad token, missing scope), or the task
+      is auth-required
 `

@@ -64,8 +64,20 @@ export function parseCommand(argv: string[], own: CommandOptions): ParsedCommand
       strict: true,
     })
   } catch (error) {
-    throw usageFailure((error as Error).message)
+    throw usageFailure(parseArgsProblem(error as Error & { code?: string }))
   }
+}
+
+/**
+ * What a parseArgs error says, in this CLI's words: Node's text for an unknown option ends in
+ * an unbalanced quote.
+ */
+export function parseArgsProblem(error: Error & { code?: string }): string {
+  const option = /^Unknown option '([^']+)'/.exec(error.message)?.[1]
+  if (error.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && option !== undefined) {
+    return `unknown option ${option} (a text that starts with "-" goes after "--": -- "${option}")`
+  }
+  return error.message
 }
 
 /** The connection settings from the parsed common options, the agent URL and the environment. */

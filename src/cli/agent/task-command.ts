@@ -19,7 +19,7 @@ export function runTaskCommand(
       name,
       help,
       options: {},
-      positionals: 1,
+      positionals: ['<taskId>'],
       async run(_parsed, connection, [taskId]) {
         const task = await act(await connect(connection), taskId!)
         io.out.write(

@@ -22,7 +22,7 @@ export function run(argv: string[], io: Io = processIo()): Promise<number> {
       name: 'card',
       help: HELP,
       options: {},
-      positionals: 0,
+      positionals: [],
       async run(_parsed, connection) {
         const client = await connect(connection)
         io.out.write(

@@ -5,6 +5,7 @@
  */
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
+import { parseArgsProblem } from '../agent/options.js'
 import { readDevSecret } from '../../auth/dev-secret.js'
 import { callerClaims, durationSeconds, signJwt } from '../../auth/jws.js'
 import { MIN_SECRET_LENGTH } from '../../auth/settings.js'
@@ -55,7 +56,7 @@ export async function run(argv: string[], env = process.env): Promise<number> {
       strict: true,
     }))
   } catch (error) {
-    process.stderr.write(`a2a token: ${(error as Error).message}\n\n${HELP}`)
+    process.stderr.write(`a2a token: ${parseArgsProblem(error as Error)}\n\n${HELP}`)
     return 64
   }
   if (values.help) {
