@@ -20,6 +20,7 @@ export const AuditEvent = {
   authFailure: 'auth-failure',
   permissionDenial: 'permission-denial',
   rateLimitHit: 'rate-limit-hit',
+  recordsDropped: 'records-dropped',
 } as const
 export type AuditEventName = (typeof AuditEvent)[keyof typeof AuditEvent]
 
@@ -103,6 +104,18 @@ const RateLimitHit = z.strictObject({
   }),
 })
 
+/**
+ * The trail lost records here: its queue was full (the sink was failing or slow), and `count`
+ * entries made since the record before this one were dropped. Written by the trail itself, as
+ * soon as the queue has room again, so that the chain shows the gap.
+ */
+const RecordsDropped = z.strictObject({
+  ...common,
+  event: z.literal(AuditEvent.recordsDropped),
+  outcome: z.literal('dropped'),
+  details: z.strictObject({ count: z.number().int().positive() }),
+})
+
 export const AuditRecord = z.discriminatedUnion('event', [
   TaskReceived,
   StateChange,
@@ -110,6 +123,7 @@ export const AuditRecord = z.discriminatedUnion('event', [
   AuthFailure,
   PermissionDenial,
   RateLimitHit,
+  RecordsDropped,
 ])
 export type AuditRecord = z.infer<typeof AuditRecord>
 

@@ -7,6 +7,7 @@
  */
 import type { Logger } from 'pino'
 import type { AuditEntry } from './record.js'
+import { AuditEvent } from './record.js'
 import type { AuditSink } from './sink.js'
 
 export interface AuditTrailOptions {
@@ -33,6 +34,8 @@ const RETRY_MAX_MS = 5000
 export class AuditTrail {
   readonly #queue: AuditEntry[] = []
   readonly #stats = { written: 0, failures: 0, dropped: 0 }
+  /** Entries dropped since the last one queued: the next one queued says so first. */
+  #droppedSinceLast = 0
   readonly #batchMax: number
   #writing: Promise<void> | undefined
   #retryTimer: NodeJS.Timeout | undefined
@@ -53,10 +56,14 @@ export class AuditTrail {
     return this.sink !== undefined
   }
 
-  /** Queues `entry` for the sink; never throws, never waits. */
+  /**
+   * Queues `entry` for the sink; never throws, never waits. Past `queueMax` it is dropped, and
+   * the next entry that finds room is preceded by a `records-dropped` record saying how many.
+   */
   record(entry: AuditEntry): void {
     if (this.sink === undefined || this.#closed) return
     if (this.#queue.length >= this.options.queueMax) {
+      this.#droppedSinceLast += 1
       if (this.#stats.dropped++ === 0 || this.#stats.dropped % 1000 === 0) {
         this.log.error(
           { trail: { dropped: this.#stats.dropped, queueMax: this.options.queueMax } },
@@ -64,6 +71,16 @@ export class AuditTrail {
         )
       }
       return
+    }
+    if (this.#droppedSinceLast > 0) {
+      // The marker takes a place of its own: the queue may hold one more than its maximum.
+      this.#queue.push({
+        time: entry.time,
+        event: AuditEvent.recordsDropped,
+        outcome: 'dropped',
+        details: { count: this.#droppedSinceLast },
+      })
+      this.#droppedSinceLast = 0
     }
     this.#queue.push(entry)
     this.#writing ??= this.#write().finally(() => (this.#writing = undefined))

@@ -26,6 +26,11 @@ export type Verdict =
       /** seq of the first record: 1 when the trail is whole, more when older ones were capped. */
       firstSeq?: number
       last?: ChainHead
+      /**
+       * Entries the server dropped before they were written (its queue was full), as its
+       * `records-dropped` records say; absent when none were.
+       */
+      dropped?: number
     }
   | {
       ok: false
@@ -133,10 +138,15 @@ export function verifyChain(items: readonly unknown[], options: VerifyOptions = 
       }
     }
   }
+  let dropped = 0
+  for (const record of records) {
+    if (record.event === 'records-dropped') dropped += record.details.count
+  }
   return {
     ok: true,
     count,
     ...(records[0] && { firstSeq: records[0].seq }),
     ...(last && { last: { seq: last.seq, hash: last.hash } }),
+    ...(dropped > 0 && { dropped }),
   }
 }

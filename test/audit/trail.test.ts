@@ -8,11 +8,14 @@ import { spawnSync } from 'node:child_process'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { FastifyInstance } from 'fastify'
+import { pino } from 'pino'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { readAuditStream } from '../../src/audit/read.js'
 import type { AuditEntry } from '../../src/audit/record.js'
 import { AuditEvent } from '../../src/audit/record.js'
 import { RedisAuditSink } from '../../src/audit/sinks/redis.js'
+import { StdoutAuditSink } from '../../src/audit/sinks/stdout.js'
+import { AuditTrail } from '../../src/audit/trail.js'
 import { verifyChain } from '../../src/audit/verify.js'
 import { run } from '../../src/cli/commands/audit.js'
 import { MemoryEventLog } from '../../src/store/memory/event-log.js'
@@ -87,6 +90,52 @@ describe('the file sink', () => {
     expect(app.audit.stats()).toMatchObject({ written: 0, queued: 12, dropped: 0 })
     expect(app.audit.stats().failures).toBeGreaterThan(0)
     await app.close()
+  })
+})
+
+describe('a full queue', () => {
+  it('leaves a records-dropped record in the chain, which verify reports', async () => {
+    const written: string[] = []
+    const sink = new StdoutAuditSink({
+      write: (text: string, done: (error?: Error | null) => void) => {
+        written.push(...text.trim().split('\n'))
+        done()
+        return true
+      },
+    } as never)
+    const trail = new AuditTrail(sink, pino({ level: 'silent' }), { queueMax: 2 })
+    const entry = (n: number): AuditEntry => ({
+      time: new Date().toISOString(),
+      event: AuditEvent.stateChange,
+      outcome: 'working',
+      details: { final: false },
+      taskId: `task-${n}`,
+    })
+    // Made in one turn of the event loop: two fit in the queue, three do not.
+    for (let n = 1; n <= 5; n++) trail.record(entry(n))
+    expect(await trail.flush(1000)).toBe(true)
+    trail.record(entry(6))
+    expect(await trail.flush(1000)).toBe(true)
+    const records = written.map((line) => JSON.parse(line))
+    expect(records.map((r) => r.taskId ?? `${r.event} ${r.details.count}`)).toEqual([
+      'task-1',
+      'task-2',
+      'records-dropped 3',
+      'task-6',
+    ])
+    expect(verifyChain(records)).toMatchObject({ ok: true, count: 4, dropped: 3 })
+    expect(trail.stats()).toMatchObject({ written: 4, dropped: 3 })
+    const dir = mkdtempSync(join(tmpdir(), 'a2a-audit-'))
+    try {
+      writeFileSync(join(dir, 'trail.jsonl'), `${written.join('\n')}\n`)
+      const checked = await verify('--file', join(dir, 'trail.jsonl'))
+      expect(checked.code).toBe(0)
+      expect(checked.out).toContain(
+        "but 3 records were dropped before they were written (the server's audit queue was full)",
+      )
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 })
 

@@ -147,8 +147,12 @@ function describe(verdict: Verdict, source: string): string {
     verdict.firstSeq === 1
       ? 'from the first record'
       : `from seq ${verdict.firstSeq} (older records were dropped by the cap)`
+  const dropped =
+    verdict.dropped === undefined
+      ? ''
+      : `  but ${verdict.dropped} record${verdict.dropped === 1 ? ' was' : 's were'} dropped before they were written (the server's audit queue was full): see its records-dropped records\n`
   return (
     `ok: ${source}: ${verdict.count} records, chain intact ${from} to seq ${verdict.last!.seq}\n` +
-    `  last hash: ${verdict.last!.hash}\n`
+    `  last hash: ${verdict.last!.hash}\n${dropped}`
   )
 }
