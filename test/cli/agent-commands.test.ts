@@ -128,6 +128,32 @@ describe.concurrent('a2a card', () => {
     expect(v03.stdout).toContain(`Dialect:   jsonrpc-0.3 at ${url}/a2a/jsonrpc\n`)
   })
 
+  it('a card whose endpoint is a plain web server exits 76, saying the answer is no A2A error', async () => {
+    const card = await (await fetch(`${url}/.well-known/agent.json`)).text()
+    const web = createServer((request, response) => {
+      if (request.method === 'GET') {
+        response.writeHead(200, { 'content-type': 'application/json' })
+        response.end(card.replaceAll(url, site))
+        return
+      }
+      response.writeHead(501, { 'content-type': 'text/html' })
+      response.end('<html><head><title>Error response</title></head><body></body></html>')
+    })
+    await new Promise<void>((resolve) => web.listen(0, '127.0.0.1', resolve))
+    const site = `http://127.0.0.1:${(web.address() as AddressInfo).port}`
+    try {
+      const run = await runCli(['send', site, '--dialect', 'seed', '--skill', 'echo', 'hi'], {
+        env,
+      })
+      expect(run.stderr).toBe(
+        'a2a send: the agent answered HTTP 501, not with an A2A error: an HTML page, "Error response"\n',
+      )
+      expect(run.code).toBe(76)
+    } finally {
+      web.close()
+    }
+  })
+
   it('a URL where no agent answers, but a web server does, exits 76 in one line', async () => {
     const web = createServer((_request, response) => {
       response.writeHead(404, { 'content-type': 'text/html' })

@@ -73,6 +73,8 @@ export function exitCodeOf(error: unknown): number {
   if (error instanceof AgentError) {
     if (error.credentialsRefused) return EXIT.auth
     if (error.busy) return EXIT.tryAgain
+    // No A2A endpoint there: a web server's own "not found" or "not implemented".
+    if (notA2A(error) && [404, 405, 501].includes(error.status)) return EXIT.protocol
     return EXIT.agentError
   }
   if (error instanceof A2ATimeoutError) return EXIT.tryAgain
@@ -89,8 +91,16 @@ export function exitCodeOf(error: unknown): number {
   return EXIT.agentError
 }
 
+/** An error reply whose body is no A2A error (a proxy's or a web server's page). */
+const notA2A = (error: AgentError): boolean =>
+  error.reason === undefined && error.code === error.status
+
 /** The line(s) stderr shows for a failure: the agent's code, reason and message as it sent them. */
 export function describeFailure(error: unknown, hasToken: boolean): string {
+  if (error instanceof AgentError && notA2A(error)) {
+    const line = `the agent answered HTTP ${error.status}, not with an A2A error: ${error.message}`
+    return exitCodeOf(error) === EXIT.auth && !hasToken ? `${line}\n${TOKEN_HINT}` : line
+  }
   if (error instanceof AgentError) {
     const code = String(error.code)
     const reason = error.reason !== undefined && error.reason !== code ? ` ${error.reason}` : ''
