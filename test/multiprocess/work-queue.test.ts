@@ -138,8 +138,11 @@ describe('work queue: API processes enqueue, worker processes run the skills', (
       },
     })
     expect(starts(recorded(task.id))).toHaveLength(2)
-    // Nothing of the turn is left in the queue.
-    expect(await redis().xlen(`${prefix()}queue:{turns}`)).toBe(0)
+    // Nothing of the turn is left in the queue: the worker takes it off once the failure is
+    // stored, so a reader may see the failed task a moment before.
+    await waitFor('the turn to leave the queue', async () =>
+      (await redis().xlen(`${prefix()}queue:{turns}`)) === 0 ? true : undefined,
+    )
     // The audit log has the failure, made by no request.
     const failure = await waitFor('the failure in the audit log', async () => {
       const { records } = await readAuditStream(redis(), prefix())
