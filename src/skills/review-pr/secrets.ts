@@ -2,9 +2,11 @@
  * Credentials written into the code. Two kinds: values whose own shape gives them away (AWS key
  * ids, PEM private keys, GitHub/Slack/Stripe/Google tokens) — certain wherever they appear — and
  * string literals assigned to something named like a secret, where the value must look real:
- * environment lookups are not literals, and empty strings, placeholders, paths, env-var names and
- * prose are not secrets.
+ * environment lookups are not literals, and empty strings, placeholders, paths, env-var names,
+ * labels and prose are not secrets. Config files (.env, YAML, properties, Dockerfiles) write
+ * values without quotes; those count too.
  */
+import type { Language } from './languages.js'
 
 const TOKEN_SHAPES = [
   /\bAKIA[0-9A-Z]{16}\b/,
@@ -38,12 +40,29 @@ const SECRET_NAME =
 const PLACEHOLDER =
   /^(?:x+|\*+|\.+|-+|<[^>]*>|\{\{.*\}\}|\$\{.*\}|\$[A-Z_]+|%\(.*\)s|%s|changeme|change_me|changeit|password|passwd|secret|token|apikey|api_key|dummy|example|sample|placeholder|redacted|none|null|undefined|todo|fixme|your[-_ ].*|.*[-_]here)$/i
 
-export function assignsSecret(text: string): boolean {
+/**
+ * A config line's `NAME=value` (.env, properties, shell `export`, Dockerfile `ENV`/`ARG`) or
+ * YAML `name: value`, the value unquoted, as config files write it. Read only outside program
+ * code (files of no language) and in shell, where a bare word is a value, not a variable.
+ */
+const CONFIG_ASSIGNMENT =
+  /^\s*(?:export\s+|(?:ENV|ARG)\s+)?([A-Za-z_][\w.-]*)\s*(?:=|:(?=\s))\s*([^\s'"`].*?)\s*$/
+/** Dockerfile's older `ENV NAME value`. */
+const DOCKER_ENV = /^\s*ENV\s+([A-Za-z_][\w.-]*)\s+([^\s=]\S*)\s*$/
+/** YAML tags, aliases, anchors and block markers, and `#` comments: no value of their own. */
+const NOT_A_VALUE = /^[!*&|>{[#]/
+
+export function assignsSecret(text: string, language?: Language): boolean {
   for (const match of text.matchAll(ASSIGNMENT)) {
     const [, name = '', , value = ''] = match
     if (SECRET_NAME.test(name) && looksReal(value, name)) return true
   }
-  return false
+  if (language !== undefined && language !== 'shell') return false
+  const config = CONFIG_ASSIGNMENT.exec(text) ?? DOCKER_ENV.exec(text)
+  if (config === null) return false
+  const [, name = '', written = ''] = config
+  const value = written.replace(/\s+#.*$/, '')
+  return SECRET_NAME.test(name) && !NOT_A_VALUE.test(value) && looksReal(value, name)
 }
 
 /** Names where a person picks the value; for tokens and keys ("Token", "sort_key") we want randomness. */
@@ -56,6 +75,8 @@ function looksReal(value: string, name: string): boolean {
   if (/^(?:\/|\.\.?\/|~\/|https?:\/\/[^@]*$)/.test(value)) return false // a path or plain URL
   if (/^#[0-9a-f]{3,8}$/i.test(value)) return false // a colour (syntax-highlighting "Token" styles)
   if (/%[sd(]|\{\w*\}|\(\?|\\[dswbSWB]/.test(value)) return false // a format string or regex
-  if (CHOSEN_SECRET.test(name)) return /[A-Za-z0-9]/.test(value)
+  // A word, maybe with a colon: a label or its translation ("Passwort", "Password:"). A password
+  // that is one plain word ("letmein") goes unnoticed: the price of quiet i18n reviews.
+  if (CHOSEN_SECRET.test(name)) return /[A-Za-z0-9]/.test(value) && !/^\p{L}+:?$/u.test(value)
   return value.length >= 8 && /[A-Za-z]/.test(value) && /\d/.test(value)
 }

@@ -128,8 +128,16 @@ export const securityRules: readonly Rule[] = [
       // Set, not compared: `verify_mode != ssl.CERT_NONE` checks that verification is on.
       /(?<![=!<>])[=:]\s*[\w.:]*\b(?:CERT_NONE|VERIFY_NONE)\b/,
       /\bCURLOPT_SSL_VERIFY(?:PEER|HOST)\s*,\s*(?:false|0)\b/,
-      /\bcurl\b.*\s(?:-[a-zA-Z]*k[a-zA-Z]*|--insecure)(?=\s|$|["'`])/,
-      /\bwget\b.*\s--no-check-certificate\b/,
+      // PHP: Guzzle's `'verify' => false`, stream contexts' `'verify_peer' => false`.
+      /['"]verify(?:_peer(?:_name)?)?['"]\s*=>\s*false\b/i,
+      // Kubernetes (`insecure-skip-tls-verify: true`) and other configs' spellings.
+      /\binsecure[-_]?skip[-_]?(?:tls[-_]?)?verify["']?\s*[:=]\s*["']?true\b/i,
+      // git: `http.sslVerify=false`, `git config http.sslVerify false`, GIT_SSL_NO_VERIFY.
+      /\bsslVerify["']?\s*(?:=|\s)\s*["']?false\b/i,
+      /\bGIT_SSL_NO_VERIFY\s*=\s*["']?(?:1|true)\b/i,
+      // curl's and wget's own options: up to the next `|`, `;` or `&` (tar -k, make -k are not).
+      /\bcurl\b[^|;&]*\s(?:-[a-zA-Z]*k[a-zA-Z]*|--insecure)(?=\s|$|["'`])/,
+      /\bwget\b[^|;&]*\s--no-check-certificate\b/,
     ),
     issue: 'TLS certificate verification is disabled, allowing man-in-the-middle attacks',
     recommendation:

@@ -14,7 +14,9 @@ const SQL_SHAPES = [
   /\bSELECT\s[\s\S]*?\bFROM\b/,
   /\bselect\s+(?:distinct\s+)?[\w.*()`"]+(?:\s*,\s*[\w.*()`"]+)*\s+from\s+[\w.`"[]/i,
   /\binsert\s+(?:or\s+\w+\s+)?into\s+[\w.`"[]/i,
-  /\bupdate\s+[\w.`"[\]]+\s+set\s/i,
+  // UPDATE … SET: in capitals, or with its first assignment (prose says "update config set by").
+  /\bUPDATE\s+[\w.`"[\]]+\s+SET\b/,
+  /\bupdate\s+[\w.`"[\]]+\s+set\s+[\w.`"[\]]+\s*=/i,
   /\bdelete\s+from\s+[\w.`"[]/i,
   // Upper-case fragments of a query assembled piece by piece: `" WHERE id = " + id`.
   /\b(?:WHERE|HAVING|ORDER BY|GROUP BY|VALUES)\b/,
