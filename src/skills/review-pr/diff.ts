@@ -2,7 +2,8 @@
  * A unified diff parser (git, `diff -u`, svn): which files changed and which lines were added, at
  * their line numbers in the NEW file — the numbers a reviewer comments on. Hunk line counts, not
  * line prefixes, decide where a hunk ends, so a removed SQL comment (`--- x`) or an added line
- * starting with `++` is never mistaken for a header.
+ * starting with `++` is never mistaken for a header. Lines past a hunk's count that are still
+ * changed or context lines are read too (`uncounted`): diffs written by hand miscount.
  */
 
 export type FileStatus = 'added' | 'modified' | 'deleted' | 'renamed'
@@ -24,6 +25,12 @@ export interface DiffFile {
   /** How many `@@` hunks it has; zero for renames, mode changes and binary files. */
   hunks: number
   added: AddedLine[]
+  /**
+   * Lines read past the end its hunk headers announce: hand-written or generated diffs often
+   * count wrong, and a line a header left out is still a changed line. Absent for git's own
+   * diffs (none).
+   */
+  uncounted?: number
 }
 
 /** Stands in for the path of a diff that is only hunks, with no file headers. */
@@ -43,6 +50,7 @@ interface Draft {
   hunks: number
   binary: boolean
   added: AddedLine[]
+  uncounted: number
 }
 
 interface Hunk {
@@ -62,6 +70,7 @@ const draft = (init: Partial<Draft> = {}): Draft => ({
   hunks: 0,
   binary: false,
   added: [],
+  uncounted: 0,
   ...init,
 })
 
@@ -77,8 +86,9 @@ export function parseDiff(text: string): DiffFile[] {
 
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i] ?? ''
-    if (current && hunk && (hunk.oldLeft > 0 || hunk.newLeft > 0)) {
-      if (consumeHunkLine(current, hunk, line)) continue
+    if (current && hunk) {
+      const counted = (hunk.oldLeft > 0 || hunk.newLeft > 0) && consumeHunkLine(current, hunk, line)
+      if (counted || beyondCount(current, hunk, line, lines[i + 1])) continue
     }
     hunk = undefined
     if (line.startsWith('\\')) continue // "\ No newline at end of file"
@@ -137,6 +147,23 @@ function consumeHunkLine(file: Draft, hunk: Hunk, line: string): boolean {
   return false
 }
 
+/**
+ * A changed or context line that its hunk's header did not count (it counted fewer, or fewer of
+ * that kind): read as part of the hunk, and counted as such, unless it is the next file's
+ * `---`/`+++` headers.
+ */
+function beyondCount(file: Draft, hunk: Hunk, line: string, next: string | undefined): boolean {
+  const marker = line[0]
+  if (marker === '-' && line.startsWith('--- ') && next?.startsWith('+++ ')) return false
+  // `git format-patch` signs off its patch with "-- " and git's version.
+  if (line === '-- ') return false
+  if (marker === '+') file.added.push({ line: hunk.next, text: line.slice(1) })
+  else if (marker !== '-' && marker !== ' ') return false
+  if (marker !== '-') hunk.next += 1
+  file.uncounted += 1
+  return true
+}
+
 function extendedHeader(file: Draft, line: string): void {
   if (line.startsWith('new file mode')) file.created = true
   else if (line.startsWith('deleted file mode')) file.deleted = true
@@ -154,7 +181,12 @@ function finish(file: Draft): DiffFile {
   const oldPath = real(file.oldName) ?? file.renamedFrom ?? file.gitOld
   const newPath = real(file.newName) ?? file.renamedTo ?? file.gitNew
   const path = (toNothing ? oldPath : newPath) ?? oldPath ?? UNNAMED
-  const base = { binary: file.binary, hunks: file.hunks, added: file.added }
+  const base = {
+    binary: file.binary,
+    hunks: file.hunks,
+    added: file.added,
+    ...(file.uncounted > 0 && { uncounted: file.uncounted }),
+  }
   if (toNothing) return { path, status: 'deleted', ...base }
   if (fromNothing) return { path, status: 'added', ...base }
   // Outside git, old and new names differ routinely (`x.py.orig`, `old/x.py`): not a rename.

@@ -7,7 +7,7 @@ import { dataPart, textPart } from '../../domain/parts.js'
 import { defineSkill, type JsonSchema, type SkillContext, type SkillOutcome } from '../skill.js'
 import { readRequest } from './input.js'
 import { fileLanguage, LANGUAGES, languageNeeded, type Language } from './languages.js'
-import { reportText, summaryLine } from './report.js'
+import { reportText, summaryLine, uncountedNote } from './report.js'
 import { reviewFile, sortFindings, type Finding } from './review.js'
 import { CATEGORIES } from './rule.js'
 
@@ -70,7 +70,7 @@ async function execute(ctx: SkillContext): Promise<SkillOutcome | void> {
   if (ctx.signal.aborted) return
 
   const sorted = sortFindings(findings)
-  const summary = summaryLine(sorted, files.length)
+  const summary = summaryLine(sorted, files.length) + uncountedNote(files)
   ctx.log.debug({ files: files.length, findings: sorted.length }, 'review finished')
   await ctx.emitArtifact({
     name: 'review-findings',

@@ -1,4 +1,5 @@
 /** How findings read to a person: a one-line summary and a short plain-text report. */
+import type { DiffFile } from './diff.js'
 import type { Finding } from './review.js'
 import { SEVERITIES } from './rule.js'
 
@@ -22,4 +23,14 @@ export function reportText(summary: string, findings: readonly Finding[]): strin
     (finding) => `${finding.file}:${finding.line} [${finding.severity}] ${finding.issue}`,
   )
   return [summary, ...lines].join('\n')
+}
+
+/**
+ * What the summary adds when hunk headers counted fewer lines than their hunks hold: the extra
+ * lines were reviewed, but the diff is not what a tool made, so its line numbers may be off.
+ */
+export function uncountedNote(files: readonly DiffFile[]): string {
+  const miscounted = files.filter((file) => file.uncounted !== undefined).map((file) => file.path)
+  if (miscounted.length === 0) return ''
+  return ` (the hunk headers of ${miscounted.join(', ')} count fewer lines than they hold: the rest was reviewed too, but line numbers may be off)`
 }

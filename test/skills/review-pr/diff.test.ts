@@ -298,4 +298,44 @@ describe('parseDiff', () => {
       },
     ])
   })
+
+  it('reads the lines a hand-written hunk header leaves out, and counts them', () => {
+    const diff = lines(
+      '--- a/x.py',
+      '+++ b/x.py',
+      '@@ -1,2 +1,2 @@',
+      ' import os',
+      '+eval(a)',
+      '+eval(b)',
+      ' y = 1',
+      '-z = 2',
+      '+os.system("rm " + p)',
+      '--- a/other.py',
+      '+++ b/other.py',
+      '@@ -1 +1 @@',
+      '-a',
+      '+b',
+    )
+    expect(parseDiff(diff)).toEqual([
+      {
+        path: 'x.py',
+        status: 'modified',
+        binary: false,
+        hunks: 1,
+        added: [
+          { line: 2, text: 'eval(a)' },
+          { line: 3, text: 'eval(b)' },
+          { line: 5, text: 'os.system("rm " + p)' },
+        ],
+        uncounted: 3,
+      },
+      {
+        path: 'other.py',
+        status: 'modified',
+        binary: false,
+        hunks: 1,
+        added: [{ line: 1, text: 'b' }],
+      },
+    ])
+  })
 })

@@ -259,6 +259,27 @@ describe('reviewPrSkill.execute', () => {
     expect(test.artifacts).toEqual([])
   })
 
+  it('reviews the lines a miscounted hunk header leaves out, and says so', async () => {
+    const diff = [
+      '--- a/x.py',
+      '+++ b/x.py',
+      '@@ -1,2 +1,2 @@',
+      ' import os',
+      '+eval(a)',
+      '+eval(b)',
+      '+os.system("rm " + p)',
+    ].join('\n')
+    const { outcome } = await run(userMessage(dataPart({ diff })))
+    expect(outcome).toMatchObject({
+      state: 'completed',
+      message: [
+        textPart(
+          '3 findings in 1 file: 3 high (the hunk headers of x.py count fewer lines than they hold: the rest was reviewed too, but line numbers may be off)',
+        ),
+      ],
+    })
+  })
+
   it('rejects an unknown focus value, naming it', async () => {
     const { outcome, progress } = await run(
       userMessage(dataPart({ diff: TWO_FILES, focus: ['security', 'lint'] })),
