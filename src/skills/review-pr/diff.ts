@@ -38,6 +38,8 @@ export const UNNAMED = '(unnamed)'
 
 interface Draft {
   git: boolean
+  /** The prefixes of git's paths: `a/` and `b/`, or `c/`, `i/`, `w/`… with diff.mnemonicPrefix. */
+  gitPrefixes?: [string, string]
   gitOld?: string
   gitNew?: string
   oldName?: string
@@ -94,8 +96,8 @@ export function parseDiff(text: string): DiffFile[] {
     if (line.startsWith('\\')) continue // "\ No newline at end of file"
 
     if (line.startsWith('diff --git ')) {
-      const [gitOld, gitNew] = gitHeaderPaths(line.slice('diff --git '.length))
-      current = start(draft({ git: true, gitOld, gitNew }))
+      const header = gitHeaderPaths(line.slice('diff --git '.length))
+      current = start(draft({ git: true, ...header }))
     } else if (line.startsWith('Index: ')) {
       const path = line.slice('Index: '.length).trim()
       current = start(draft({ gitOld: path, gitNew: path }))
@@ -103,8 +105,9 @@ export function parseDiff(text: string): DiffFile[] {
       // The headers of the file that `diff --git` or `Index:` just opened, or a new `diff -u` file.
       if (!current || current.headers || current.hunks > 0) current = start(draft())
       current.headers = true
-      current.oldName = headerPath(line.slice(4), current.git ? 'a/' : undefined)
-      current.newName = headerPath(lines[i + 1]!.slice(4), current.git ? 'b/' : undefined)
+      const [oldPrefix, newPrefix] = current.gitPrefixes ?? (current.git ? ['a/', 'b/'] : [])
+      current.oldName = headerPath(line.slice(4), oldPrefix)
+      current.newName = headerPath(lines[i + 1]!.slice(4), newPrefix)
       i += 1
     } else if (line.startsWith('@@ ')) {
       const match = HUNK_HEADER.exec(line)
@@ -202,22 +205,40 @@ const real = (name: string | undefined): string | undefined =>
 function headerPath(raw: string, gitPrefix: string | undefined): string {
   const name = unquote(raw.split('\t')[0]!.trimEnd())
   if (name === DEV_NULL) return name
-  if (gitPrefix) return name.startsWith(gitPrefix) ? name.slice(2) : name
+  if (gitPrefix) return name.startsWith(gitPrefix) ? name.slice(gitPrefix.length) : name
   // Plain diffs pasted from git tools still carry the a/ and b/ prefixes.
   return /^[ab]\//.test(name) ? name.slice(2) : name
 }
 
-/** `a/x b/x`; unquoted paths may contain spaces, so equal halves are preferred. */
-function gitHeaderPaths(rest: string): [string | undefined, string | undefined] {
-  const quoted = /^"a\/((?:[^"\\]|\\.)*)" "b\/((?:[^"\\]|\\.)*)"$/.exec(rest)
-  if (quoted) return [unquote(`"${quoted[1]}"`), unquote(`"${quoted[2]}"`)]
-  const half = (rest.length - 5) / 2
-  if (Number.isInteger(half) && rest.startsWith('a/') && rest.slice(half + 2, half + 5) === ' b/') {
-    const [left, right] = [rest.slice(2, half + 2), rest.slice(half + 5)]
-    if (left === right) return [left, right]
+/**
+ * `a/x b/x`; unquoted paths may contain spaces, so equal halves are preferred. The prefixes are
+ * git's `a/` and `b/`, or the one-letter ones of diff.mnemonicPrefix (`c/`, `i/`, `w/`, `o/`).
+ */
+function gitHeaderPaths(rest: string): Pick<Draft, 'gitPrefixes' | 'gitOld' | 'gitNew'> {
+  const found = (left: string, right: string, old: string, now: string) => ({
+    gitPrefixes: [`${left}/`, `${right}/`] as [string, string],
+    gitOld: old,
+    gitNew: now,
+  })
+  const quoted = /^"([a-z])\/((?:[^"\\]|\\.)*)" "([a-z])\/((?:[^"\\]|\\.)*)"$/.exec(rest)
+  if (quoted) {
+    const [, left = '', old = '', right = '', now = ''] = quoted
+    return found(left, right, unquote(`"${old}"`), unquote(`"${now}"`))
   }
-  const split = /^a\/(.+?) b\/(.+)$/.exec(rest)
-  return split ? [split[1], split[2]] : [undefined, undefined]
+  const left = /^([a-z])\//.exec(rest)?.[1]
+  if (left === undefined) return {}
+  // The same path on both sides (no rename): the halves meet in the middle.
+  const half = (rest.length - 5) / 2
+  const right = Number.isInteger(half) ? /^ ([a-z])\/$/.exec(rest.slice(half + 2, half + 5)) : null
+  if (right) {
+    const [old, now] = [rest.slice(2, half + 2), rest.slice(half + 5)]
+    if (old === now) return found(left, right[1]!, old, now)
+  }
+  // A rename: git's usual prefixes, or mnemonic ones around paths without spaces.
+  const usual = /^a\/(.+?) b\/(.+)$/.exec(rest)
+  if (usual) return found('a', 'b', usual[1]!, usual[2]!)
+  const mnemonic = /^([a-z])\/(\S+) ([a-z])\/(\S+)$/.exec(rest)
+  return mnemonic ? found(mnemonic[1]!, mnemonic[3]!, mnemonic[2]!, mnemonic[4]!) : {}
 }
 
 const ESCAPES: Readonly<Record<string, string>> = { n: '\n', t: '\t', '"': '"', '\\': '\\' }

@@ -58,13 +58,21 @@ function readTurn(message: Message): Turn | string {
     if (typeof data.diff !== 'string') return 'The "diff" field must be a string'
     const found = diffFromField(data.diff)
     if (!found) {
+      if (COMBINED_DIFF.test(data.diff)) return COMBINED_DIFF_REFUSAL
       return 'The "diff" field does not contain a unified diff (no ---/+++ file headers or @@ hunks)'
     }
     return { data, found, prose: text }
   }
   const found = findDiff(text)
+  if (!found && COMBINED_DIFF.test(text)) return COMBINED_DIFF_REFUSAL
   return { data, found, prose: found ? found.prose : text }
 }
+
+/** What `git show` prints for a merge commit: one diff against all its parents at once. */
+const COMBINED_DIFF = /^diff --(?:cc|combined) /m
+const COMBINED_DIFF_REFUSAL =
+  'This is the combined diff of a merge commit (diff --cc), which review-pr does not read: ' +
+  'send the diff against one parent instead, e.g. git diff HEAD^1 HEAD'
 
 /** Newest first: what the user said last wins, and a data field beats their prose. */
 function latestLanguage(

@@ -338,4 +338,38 @@ describe('parseDiff', () => {
       },
     ])
   })
+
+  it("strips git's mnemonic prefixes (diff.mnemonicPrefix) as it strips a/ and b/", () => {
+    const diff = lines(
+      'diff --git "c/caf\\303\\251.py" "i/caf\\303\\251.py"',
+      'index 1111111..2222222 100644',
+      '--- "c/caf\\303\\251.py"',
+      '+++ "i/caf\\303\\251.py"',
+      '@@ -1 +1,2 @@',
+      ' a',
+      '+eval(b)',
+      'diff --git i/pkg new/mod new.py w/pkg new/mod new.py',
+      '--- i/pkg new/mod new.py',
+      '+++ w/pkg new/mod new.py',
+      '@@ -1 +1 @@',
+      '-x',
+      '+y',
+    )
+    expect(parseDiff(diff)).toEqual([
+      {
+        path: 'café.py',
+        status: 'modified',
+        binary: false,
+        hunks: 1,
+        added: [{ line: 2, text: 'eval(b)' }],
+      },
+      {
+        path: 'pkg new/mod new.py',
+        status: 'modified',
+        binary: false,
+        hunks: 1,
+        added: [{ line: 1, text: 'y' }],
+      },
+    ])
+  })
 })

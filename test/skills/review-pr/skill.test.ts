@@ -280,6 +280,31 @@ describe('reviewPrSkill.execute', () => {
     })
   })
 
+  it('says it does not read the combined diff of a merge, and what to send instead', async () => {
+    const merge = [
+      'diff --cc m.py',
+      'index 407de30,4d619cd..f70e1ac',
+      '--- a/m.py',
+      '+++ b/m.py',
+      '@@@ -1,1 -1,2 +1,3 @@@',
+      ' -x = 1',
+      ' +x = 2',
+      '+ eval(a)',
+      '++exec(b)',
+    ].join('\n')
+    for (const part of [textPart(merge), dataPart({ diff: merge })]) {
+      const { outcome } = await run(userMessage(part))
+      expect(outcome).toEqual({
+        state: 'rejected',
+        message: [
+          textPart(
+            'This is the combined diff of a merge commit (diff --cc), which review-pr does not read: send the diff against one parent instead, e.g. git diff HEAD^1 HEAD',
+          ),
+        ],
+      })
+    }
+  })
+
   it('rejects an unknown focus value, naming it', async () => {
     const { outcome, progress } = await run(
       userMessage(dataPart({ diff: TWO_FILES, focus: ['security', 'lint'] })),
