@@ -90,8 +90,18 @@ async function importSkills(specifier: string): Promise<Skill[]> {
         (named.length > 0 ? ` (it exports ${named.join(', ')})` : ''),
     ])
   }
-  if (typeof exported === 'function') exported = await (exported as () => unknown)()
+  if (typeof exported === 'function') {
+    try {
+      exported = await (exported as () => unknown)()
+    } catch (error) {
+      const problem = `SKILL_MODULES: the skill factory of "${specifier}" threw: ${(error as Error).message}`
+      throw Object.assign(new ConfigError([problem]), { cause: error })
+    }
+  }
   const skills = Array.isArray(exported) ? exported : [exported]
+  if (skills.length === 0) {
+    throw new ConfigError([`SKILL_MODULES: "${specifier}" exports no skill (an empty array)`])
+  }
   for (const skill of skills) assertSkill(skill, specifier)
   return skills as Skill[]
 }

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { afterEach, describe, expect, it } from 'vitest'
+import { ConfigError } from '../../src/domain/config-error.js'
 import { loadSkills } from '../../src/skills/load.js'
 import { SkillRegistry } from '../../src/skills/registry.js'
 import { testApp } from '../helpers/app.js'
@@ -30,6 +31,19 @@ describe('plugging in skills', () => {
   it('names the module and what is missing when an export is not a skill', async () => {
     await expect(loadSkills([], ['./test/fixtures/not-a-skill.js'])).rejects.toThrow(
       'SKILL_MODULES: "./test/fixtures/not-a-skill.js" exports a skill without description, tags, execute',
+    )
+  })
+
+  it('names the module whose skill factory throws, or which exports no skill', async () => {
+    const failed = await loadSkills([], ['./test/fixtures/throwing-factory-skill.js']).catch(
+      (error: unknown) => error,
+    )
+    expect(failed).toBeInstanceOf(ConfigError)
+    expect((failed as Error).message).toContain(
+      'SKILL_MODULES: the skill factory of "./test/fixtures/throwing-factory-skill.js" threw: OPENAI_API_KEY is not set',
+    )
+    await expect(loadSkills([], ['./test/fixtures/empty-skills.js'])).rejects.toThrow(
+      'SKILL_MODULES: "./test/fixtures/empty-skills.js" exports no skill (an empty array)',
     )
   })
 
