@@ -126,6 +126,8 @@ export class Runner {
     }
     const reason = turn.reason
     if (reason === 'timeout') {
+      // The caller sees the task fail; the operator should see which skill ran too long.
+      context.log.warn({ timeoutMs: skillTimeoutMs }, 'skill timed out')
       return {
         state: 'failed',
         message: [textPart(`The task timed out after ${skillTimeoutMs} ms`)],

@@ -3,7 +3,6 @@
  * logged as a refusal (`warn`), not as a fault; the seed stream ends without an error frame
  * (the brief has none), for the client to resume from its Last-Event-ID.
  */
-import { Writable } from 'node:stream'
 import type { FastifyInstance } from 'fastify'
 import { pino } from 'pino'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -15,19 +14,8 @@ import { sendBody } from '../helpers/bodies.js'
 import { rpcOverHttp, v10Message } from '../helpers/jsonrpc.js'
 import { slowSkill } from '../helpers/skills.js'
 import { echoSkill } from '../../src/skills/echo/index.js'
+import { keptLog } from '../helpers/log.js'
 import { readAll, sendSubscribe } from '../helpers/sse.js'
-
-/** A pino logger at `warn` that keeps its lines. */
-function keptLog() {
-  const lines: { level: number; msg: string }[] = []
-  const sink = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(line))
-      done()
-    },
-  })
-  return { lines, logger: pino({ level: 'warn' }, sink) }
-}
 
 /** An app whose event log fails once a stream follows it. */
 async function appWithFailingFollow() {

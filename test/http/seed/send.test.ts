@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import { pino } from 'pino'
 import { afterEach, describe, expect, it } from 'vitest'
 import { testApp } from '../../helpers/app.js'
+import { keptLog } from '../../helpers/log.js'
 import { sendBody, textMessage } from '../../helpers/bodies.js'
 import { askSkill, chunkSkill, slowSkill, throwingSkill } from '../../helpers/skills.js'
 import type { Part } from '../../../src/domain/model.js'
@@ -259,8 +260,9 @@ describe('POST /tasks/send', () => {
     )
   })
 
-  it('fails a task whose skill outlives SKILL_TIMEOUT_MS, saying so', async () => {
-    app = await testApp({ SKILL_TIMEOUT_MS: '50' }, { skills: [slowSkill()] })
+  it('fails a task whose skill outlives SKILL_TIMEOUT_MS, saying so, and logs which skill', async () => {
+    const { lines, logger } = keptLog()
+    app = await testApp({ SKILL_TIMEOUT_MS: '50' }, { skills: [slowSkill()], logger })
     const task = (
       await app.inject({ method: 'POST', url: '/tasks/send', payload: sendBody('zzz') })
     ).json()
@@ -268,6 +270,15 @@ describe('POST /tasks/send', () => {
       state: 'failed',
       message: { parts: [{ type: 'text', text: 'The task timed out after 50 ms' }] },
     })
+    expect(lines).toContainEqual(
+      expect.objectContaining({
+        level: 40,
+        msg: 'skill timed out',
+        taskId: task.id,
+        skillId: 'slow',
+        timeoutMs: 50,
+      }),
+    )
   })
 
   it('returns the last N messages when historyLength is given', async () => {
