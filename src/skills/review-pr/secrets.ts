@@ -52,8 +52,11 @@ const DOCKER_ENV = /^\s*ENV\s+([A-Za-z_][\w.-]*)\s+([^\s=]\S*)\s*$/
 /** YAML tags, aliases, anchors and block markers, and `#` comments: no value of their own. */
 const NOT_A_VALUE = /^[!*&|>{[#]/
 
+/** `password == "hunter2"`: a secret compared with a literal is written into the code too. */
+const COMPARISON = /([A-Za-z_$][\w$]*)\s*(?:===?|!==?)\s*[rbuRBU]?(["'`])((?:\\.|(?!\2).)*)\2/g
+
 export function assignsSecret(text: string, language?: Language): boolean {
-  for (const match of text.matchAll(ASSIGNMENT)) {
+  for (const match of [...text.matchAll(ASSIGNMENT), ...text.matchAll(COMPARISON)]) {
     const [, name = '', , value = ''] = match
     if (SECRET_NAME.test(name) && looksReal(value, name)) return true
   }

@@ -67,6 +67,9 @@ export const securityRules: readonly Rule[] = [
       typescript: JS_EVAL,
       ruby: [/(?<![\w.])eval[\s(]/],
       php: [/(?<![\w$>])eval\s*\(/, /\bcreate_function\s*\(/],
+      // `eval "$1"`, `eval $cmd`: the shell runs whatever the value holds. (`eval "$(ssh-agent
+      // -s)"` runs a known command's output: the usual idiom, not flagged.)
+      shell: [/(?:^|[;&|(]\s*|\s)eval\s+["']?\$(?:\{|[\w@*])/],
     }),
     issue: 'Dynamic code execution (eval/exec) can run attacker-controlled code',
     recommendation:

@@ -28,7 +28,15 @@ const FORMAT_CALL = /(?:\bSprintf|\bString\.format|\bformat)\s*\(\s*$/
 /** Languages whose double-quoted strings interpolate `$name` / `${expr}` by themselves. */
 const DOLLAR_STRINGS: ReadonlySet<Language | undefined> = new Set(['php', 'kotlin'])
 
+/**
+ * Rails query methods take SQL fragments: `where("name = '#{params[:name]}'")` is the textbook
+ * injection, although the fragment alone has no statement shape.
+ */
+const ACTIVE_RECORD_FRAGMENT =
+  /\.(?:where|having|order|group|joins|select|from|pluck|find_by_sql|exists\?)\s*\(?\s*"[^"]*#\{/
+
 export function buildsSql(text: string, language: Language | undefined): boolean {
+  if (language === 'ruby' && ACTIVE_RECORD_FRAGMENT.test(text)) return true
   const literals = stringLiterals(text)
   const sql = literals.filter((literal) => SQL_SHAPES.some((shape) => shape.test(literal.body)))
   if (sql.length === 0) return false

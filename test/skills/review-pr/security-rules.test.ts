@@ -127,4 +127,28 @@ describe('security: code execution, shell, hashing, TLS, deserialization', () =>
       'app/cache.py:2 high unsafe-deserialization',
     ])
   })
+
+  it('flags a Rails query fragment with interpolation, shell eval of a value (not of ssh-agent), and a password compared with a literal', () => {
+    const diff = lines(
+      newFile('app/models/user.rb', [
+        'def self.named(params)',
+        '  User.where("name = \'#{params[:name]}\'")',
+        '  User.where(name: params[:name])',
+        '  User.where("name = ?", params[:name])',
+        'end',
+      ]),
+      newFile('bin/run.sh', ['#!/bin/sh', 'eval "$1"', 'eval "$(ssh-agent -s)"', 'evaluate "$1"']),
+      newFile('auth.py', [
+        'def check(password):',
+        '    if password == "hunter2hunter2":',
+        '        return True',
+        '    return password != ""',
+      ]),
+    )
+    expect(briefs(diff)).toEqual([
+      'app/models/user.rb:2 critical sql-injection',
+      'auth.py:2 high hardcoded-secret',
+      'bin/run.sh:2 high code-eval',
+    ])
+  })
 })
