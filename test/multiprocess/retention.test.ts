@@ -69,7 +69,8 @@ describe.skipIf(!hasRedisServer)('retention on Redis', () => {
       `retention: ${loadedKeys} keys, used_memory ${baseline} → ${loaded} B after 200 tasks → ` +
         `${after} B once they expired`,
     )
-    // What the tasks took is given back (allocator slack aside).
-    expect(after - baseline).toBeLessThan((loaded - baseline) * 0.1)
+    // What the tasks took is given back, allocator slack aside: 48–98 KB of the ~930 KB the
+    // tasks took were left over in five runs, the baseline itself moving by up to 30 KB.
+    expect(after - baseline).toBeLessThan((loaded - baseline) * 0.15)
   })
 })
