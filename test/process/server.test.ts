@@ -128,6 +128,15 @@ function exited(child: ChildProcess, timeoutMs: number): Promise<Exit> {
   })
 }
 
+/** What a server logs at `info` until it says it is ready; it is stopped then. */
+async function logUntilReady(env: Record<string, string>): Promise<string> {
+  const { child, stdout } = await startServer({ LOG_LEVEL: 'info', ...env })
+  await vi.waitFor(() => expect(stdout()).toContain(' ready'), { timeout: 5_000 })
+  child.kill('SIGTERM')
+  await exited(child, 5_000)
+  return stdout()
+}
+
 describe('node dist/server.js', () => {
   it('serves the Agent Card of the Code Review Agent', async () => {
     const { url } = await startServer()
@@ -140,18 +149,11 @@ describe('node dist/server.js', () => {
   })
 
   it('announces what each role serves: the card for an API, the probes for a worker', async () => {
-    const ready = async (env: Record<string, string>) => {
-      const { child, stdout } = await startServer({ LOG_LEVEL: 'info', ...env })
-      await vi.waitFor(() => expect(stdout()).toContain(' ready'), { timeout: 5_000 })
-      child.kill('SIGTERM')
-      await exited(child, 5_000)
-      return stdout()
-    }
-    expect(await ready({})).toContain('"msg":"A2A agent ready: curl http://localhost:')
+    expect(await logUntilReady({})).toContain('"msg":"A2A agent ready: curl http://localhost:')
     const redis = connectTestRedis()
     const prefix = testPrefix()
     try {
-      const worker = await ready({
+      const worker = await logUntilReady({
         REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
         REDIS_KEY_PREFIX: prefix,
         ROLE: 'worker',
@@ -165,17 +167,10 @@ describe('node dist/server.js', () => {
   })
 
   it('warns in production when PUBLIC_URL is not set, as the cards then name localhost', async () => {
-    const logged = async (env: Record<string, string>) => {
-      const { child, stdout } = await startServer({ LOG_LEVEL: 'info', ...env })
-      await vi.waitFor(() => expect(stdout()).toContain(' ready'), { timeout: 5_000 })
-      child.kill('SIGTERM')
-      await exited(child, 5_000)
-      return stdout()
-    }
-    expect(await logged({})).toContain(
+    expect(await logUntilReady({})).toContain(
       '"msg":"PUBLIC_URL is not set: the Agent Cards send clients to http://localhost:',
     )
-    expect(await logged({ PUBLIC_URL: 'https://agent.example.com' })).not.toContain(
+    expect(await logUntilReady({ PUBLIC_URL: 'https://agent.example.com' })).not.toContain(
       'PUBLIC_URL is not set',
     )
   })

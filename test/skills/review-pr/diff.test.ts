@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { parseDiff } from '../../../src/skills/review-pr/diff.js'
-import { lines } from './fixtures.js'
+import { lines, MISCOUNTED_HUNK } from './fixtures.js'
 
 const MULTI_FILE = lines(
   'diff --git a/app/db.py b/app/db.py',
@@ -301,15 +301,7 @@ describe('parseDiff', () => {
 
   it('reads the lines a hand-written hunk header leaves out, and counts them', () => {
     const diff = lines(
-      '--- a/x.py',
-      '+++ b/x.py',
-      '@@ -1,2 +1,2 @@',
-      ' import os',
-      '+eval(a)',
-      '+eval(b)',
-      ' y = 1',
-      '-z = 2',
-      '+os.system("rm " + p)',
+      MISCOUNTED_HUNK,
       '--- a/other.py',
       '+++ b/other.py',
       '@@ -1 +1 @@',

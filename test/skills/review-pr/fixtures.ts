@@ -19,6 +19,22 @@ export function newFile(path: string, body: readonly string[]): string {
   )
 }
 
+/**
+ * A hand-written diff whose hunk header counts two lines where the hunk holds six: `eval(b)`,
+ * the context line after it and the `os.system` line are past the count.
+ */
+export const MISCOUNTED_HUNK = lines(
+  '--- a/x.py',
+  '+++ b/x.py',
+  '@@ -1,2 +1,2 @@',
+  ' import os',
+  '+eval(a)',
+  '+eval(b)',
+  ' y = 1',
+  '-z = 2',
+  '+os.system("rm " + p)',
+)
+
 export interface ReviewOptions {
   language?: Language
   focus?: readonly Category[]

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { dataPart, textPart } from '../../../src/domain/parts.js'
 import { ASK_FOR_DIFF, askForLanguage, reviewPrSkill } from '../../../src/skills/review-pr/index.js'
 import { agentReply, createContext, userMessage } from './context.js'
-import { lines, newFile } from './fixtures.js'
+import { lines, MISCOUNTED_HUNK, newFile } from './fixtures.js'
 
 const PY_DIFF = lines(
   'diff --git a/app/db.py b/app/db.py',
@@ -260,16 +260,7 @@ describe('reviewPrSkill.execute', () => {
   })
 
   it('reviews the lines a miscounted hunk header leaves out, and says so', async () => {
-    const diff = [
-      '--- a/x.py',
-      '+++ b/x.py',
-      '@@ -1,2 +1,2 @@',
-      ' import os',
-      '+eval(a)',
-      '+eval(b)',
-      '+os.system("rm " + p)',
-    ].join('\n')
-    const { outcome } = await run(userMessage(dataPart({ diff })))
+    const { outcome } = await run(userMessage(dataPart({ diff: MISCOUNTED_HUNK })))
     expect(outcome).toMatchObject({
       state: 'completed',
       message: [
