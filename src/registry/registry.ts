@@ -73,19 +73,26 @@ export class AgentRegistry {
    * AgentCardRejectedError that says why (and which field, for a wrong shape).
    */
   async register(url: string): Promise<{ entry: AgentEntry; created: boolean }> {
-    const id = agentIdOfUrl(url)
+    const byUrl = agentIdOfUrl(url)
     let card: AgentCard
     try {
       card = await this.#readCard(url)
     } catch (error) {
       throw rejection(url, error) ?? error
     }
+    // The same agent under another URL (its base URL, and now its card's): the entry it has.
+    const cardId = agentIdOf(card.source)
+    const sameCard = (await this.store.list()).find(
+      (entry) => entry.id !== byUrl && agentIdOf(entry.cardUrl) === cardId,
+    )
+    const id = sameCard?.id ?? byUrl
     const now = new Date()
     for (;;) {
       const existing = await this.store.get(id)
       const entry: AgentEntry = {
         id,
-        url,
+        // The URL it was first registered with stays the one shown.
+        url: existing?.url ?? url,
         ...cardFields(card),
         health: 'healthy',
         consecutiveFailures: 0,

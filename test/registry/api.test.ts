@@ -109,6 +109,19 @@ describe.each([
     expect(await list()).toHaveLength(1)
   })
 
+  it("registers an agent by its card's URL as the entry it has by its base URL, keeping that URL", async () => {
+    const first = (await register(alpha.url)).json()
+    for (const spelling of [
+      `${alpha.url}/.well-known/agent-card.json`,
+      alpha.url.replace('http://', 'HTTP://'),
+    ]) {
+      const again = await register(spelling)
+      expect(again.statusCode).toBe(200)
+      expect(again.json()).toMatchObject({ id: first.id, url: alpha.url })
+    }
+    expect(await list()).toHaveLength(1)
+  })
+
   it('lists every agent, and finds them by skill, by tag and by health', async () => {
     await registerAll()
     expect((await list()).map((a) => a.name)).toEqual(['Alpha', 'Beta', 'Gamma'])
