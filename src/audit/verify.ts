@@ -15,7 +15,7 @@
  */
 import { recordHash } from './hash.js'
 import type { ChainHead } from './record.js'
-import { AuditRecord, GENESIS } from './record.js'
+import { AuditEvent, AuditRecord, GENESIS } from './record.js'
 
 export type BreakReason = 'malformed' | 'edited' | 'missing' | 'reordered'
 
@@ -140,7 +140,7 @@ export function verifyChain(items: readonly unknown[], options: VerifyOptions = 
   }
   let dropped = 0
   for (const record of records) {
-    if (record.event === 'records-dropped') dropped += record.details.count
+    if (record.event === AuditEvent.recordsDropped) dropped += record.details.count
   }
   return {
     ok: true,
