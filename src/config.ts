@@ -195,7 +195,7 @@ const Settings = z.object({
   AUTH_JWT_PUBLIC_KEY: secret(z.string().min(1).optional()),
   /** A JWKS URL (the identity provider's keys); keys are cached and picked by `kid`. */
   AUTH_JWKS_URL: url('http', 'https').optional(),
-  /** Accepted `alg` values; defaults to the mode's own (HS256; RS256 or ES256 by key; both for JWKS). */
+  /** Accepted `alg` values; defaults to the mode's own (HS256; by the key: RS256, or the ES* of its curve; RS256 and ES256 for JWKS). */
   AUTH_JWT_ALGORITHMS: list.optional(),
   /** Accepted `iss` values (comma-separated); unset accepts any issuer. */
   AUTH_JWT_ISSUER: list.optional(),
