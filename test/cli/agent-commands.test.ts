@@ -428,6 +428,22 @@ describe.concurrent('failures: one line on stderr, a documented exit code, no st
     expect(run.stderr).toMatch(/^a2a send: (POST|GET) \S+ timed out after 300 ms\n$/)
   })
 
+  it('a seed send that times out names the task that may still be running', async () => {
+    const run = await runCli(
+      ['send', url, '--dialect', 'seed', '--skill', 'slow', '--timeout', '1500', 'wait'],
+      { env },
+    )
+    expect(run.code).toBe(75)
+    const id = /a2a: task ([0-9a-f-]{36}) may still be running/.exec(run.stderr)?.[1]
+    expect(run.stderr).toBe(
+      `a2a: task ${id} may still be running. See it later with:\n  a2a get ${url} ${id}\n` +
+        `a2a send: POST ${url}/tasks/send timed out after 1500 ms\n`,
+    )
+    const seen = await runCli(['get', url, '--dialect', 'seed', id!], { env })
+    expect(seen.code).toBe(0)
+    expect(seen.stdout).toContain('working')
+  })
+
   it('a --file that cannot be read exits 66', async () => {
     const run = await runCli(['send', url, '--file', join(dir, 'missing.txt')], { env })
     expect(run.code).toBe(66)

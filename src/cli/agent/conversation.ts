@@ -2,6 +2,7 @@
  * `a2a send` and `a2a stream`: send a message, follow its task to a final state, and when the
  * task asks for input, ask the user (stdin) and continue it, as long as it keeps asking.
  */
+import { randomUUID } from 'node:crypto'
 import type { Writable } from 'node:stream'
 import type { A2AClient } from '../../client/client.js'
 import { A2ATimeoutError } from '../../client/errors.js'
@@ -136,9 +137,29 @@ function stillRunning(talk: Conversation, printer: Printer, task: RemoteTask): n
 }
 
 async function firstSend(talk: Conversation): Promise<SendResult> {
-  if (talk.taskId === undefined) return talk.client.send(talk.input)
+  if (talk.taskId === undefined) return newTask(talk)
   const task = await talk.client.get(talk.taskId, { historyLength: 0 })
   return talk.client.continue(task, talk.input)
+}
+
+/**
+ * Sends the first message. In the seed dialect the client names the task, so when the send
+ * times out the user is told which task may still be running.
+ */
+async function newTask(talk: Conversation): Promise<SendResult> {
+  if (talk.client.card.dialect !== 'seed') return talk.client.send(talk.input)
+  const taskId = talk.input.taskId ?? randomUUID()
+  try {
+    return await talk.client.send({ ...talk.input, taskId })
+  } catch (error) {
+    if (error instanceof A2ATimeoutError) {
+      talk.err.write(
+        `a2a: task ${taskId} may still be running. See it later with:\n` +
+          `  a2a get ${talk.url} ${taskId}\n`,
+      )
+    }
+    throw error
+  }
 }
 
 /** The task and context ids that continue `taskId`, which must be waiting for input. */
