@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest'
 import { readAuditStream } from '../../src/audit/read.js'
 import type { AuditRecord } from '../../src/audit/record.js'
 import { authHeaders } from '../helpers/auth.js'
+import type { Server } from './cluster.js'
 import { useCluster, waitFor } from './cluster.js'
 import { get, post, taskFor } from './requests.js'
 
@@ -74,8 +75,7 @@ describe('work queue: API processes enqueue, worker processes run the skills', (
     ])
     const task = taskFor('wait', 'finish on attempt 2')
     expect((await post(api.url, '/tasks/send', { ...task })).status).toBe(200)
-    const [first] = await waitFor('the first attempt', () => nonEmpty(starts(recorded(task.id))))
-    const victim = workers.find((worker) => worker.pid === first)!
+    const victim = await firstRunner(task.id, workers)
     victim.child.kill('SIGKILL')
     await victim.exited
 
@@ -249,8 +249,7 @@ describe('work queue: API processes enqueue, worker processes run the skills', (
     ])
     const task = taskFor('wait', 'finish on attempt 2')
     await post(api.url, '/tasks/send', { ...task })
-    const [first] = await waitFor('the first attempt', () => nonEmpty(starts(recorded(task.id))))
-    const leaving = workers.find((worker) => worker.pid === first)!
+    const leaving = await firstRunner(task.id, workers)
     leaving.child.kill('SIGTERM')
     expect(await leaving.exited).toEqual({ code: 0, signal: null })
 
@@ -279,8 +278,7 @@ describe('work queue: API processes enqueue, worker processes run the skills', (
     // Finishes three visibility timeouts after the SIGTERM, well within the grace period.
     const task = taskFor('wait', 'finish after 2400')
     await post(api.url, '/tasks/send', { ...task })
-    const [first] = await waitFor('the first attempt', () => nonEmpty(starts(recorded(task.id))))
-    const leaving = workers.find((worker) => worker.pid === first)!
+    const leaving = await firstRunner(task.id, workers)
     leaving.child.kill('SIGTERM')
     expect(await leaving.exited).toEqual({ code: 0, signal: null })
 
@@ -323,3 +321,9 @@ describe('work queue: API processes enqueue, worker processes run the skills', (
 })
 
 const nonEmpty = <T>(items: T[]): T[] | undefined => (items.length > 0 ? items : undefined)
+
+/** The worker that runs the task's first attempt, once it has started it. */
+async function firstRunner(taskId: string, workers: Server[]): Promise<Server> {
+  const [first] = await waitFor('the first attempt', () => nonEmpty(starts(recorded(taskId))))
+  return workers.find((worker) => worker.pid === first)!
+}
