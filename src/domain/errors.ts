@@ -111,7 +111,8 @@ export class LimitExceededError extends A2AError {
 
 /**
  * A per-caller cap refused the request (HTTP 429): `cap` names it, as the audit log and the
- * metrics count it, and `limit` is its size.
+ * metrics count it, and `limit` is its size. When a slot frees is unknown (a task or a stream
+ * ends when it ends), so the caller is told to retry in a second (`Retry-After: 1`).
  */
 export abstract class CapReachedError extends A2AError {
   abstract readonly cap: 'active-tasks' | 'streams'
@@ -119,7 +120,7 @@ export abstract class CapReachedError extends A2AError {
     message: string,
     readonly limit: number,
   ) {
-    super(message, { limit })
+    super(message, { limit, retryAfterSeconds: 1 })
   }
 }
 

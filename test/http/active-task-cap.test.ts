@@ -26,12 +26,14 @@ describe('the cap on a caller’s running tasks', () => {
 
     const refused = await send(third)
     expect(refused.statusCode).toBe(429)
+    expect(refused.headers['retry-after']).toBe('1')
     expect(refused.json()).toEqual({
       error: {
         code: 'ACTIVE_TASK_LIMIT',
         message:
           'You already have 2 running tasks, the most this agent runs at once for one caller; retry once one has ended',
         limit: 2,
+        retryAfterSeconds: 1,
         requestId: expect.any(String),
       },
     })
@@ -89,7 +91,10 @@ describe('the cap on a caller’s running tasks', () => {
     expect(body.error).toMatchObject({
       code: -32029,
       message: expect.stringContaining('You already have 1 running task,'),
-      data: [expect.objectContaining({ reason: 'ACTIVE_TASK_LIMIT' })],
+      data: [
+        expect.objectContaining({ reason: 'ACTIVE_TASK_LIMIT' }),
+        { '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '1s' },
+      ],
     })
   })
 })

@@ -45,6 +45,7 @@ describe('MAX_STREAMS_PER_CALLER', () => {
     const refused = sendBody('one too many')
     const seed = await post(url, '/tasks/sendSubscribe', refused)
     expect(seed.status).toBe(429)
+    expect(seed.headers.get('retry-after')).toBe('1')
     expect(await seed.json()).toMatchObject({
       error: {
         code: 'STREAM_LIMIT',
@@ -67,12 +68,19 @@ describe('MAX_STREAMS_PER_CALLER', () => {
     )
     expect(await rpc.json()).toMatchObject({
       id: 1,
-      error: { code: -32028, data: [{ reason: 'STREAM_LIMIT' }] },
+      error: {
+        code: -32028,
+        data: [
+          expect.objectContaining({ reason: 'STREAM_LIMIT' }),
+          { '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '1s' },
+        ],
+      },
     })
     const rest = await post(url, '/a2a/rest/message:stream', {
       message: { messageId: 'm-limit-2', role: 'ROLE_USER', parts: [{ text: 'x' }] },
     })
     expect(rest.status).toBe(429)
+    expect(rest.headers.get('retry-after')).toBe('1')
     expect(await rest.json()).toMatchObject({
       error: { status: 'RESOURCE_EXHAUSTED' },
     })
