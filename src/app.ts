@@ -18,6 +18,7 @@ import type { Dispatcher } from './engine/dispatcher.js'
 import { InlineDispatcher } from './engine/inline-dispatcher.js'
 import { Runner } from './engine/runner.js'
 import { TaskService } from './engine/task-service.js'
+import { clientErrorHandler } from './http/client-errors.js'
 import { MAX_PATH_PARAM_LENGTH } from './http/errors.js'
 import { REDACTED, requestSerializer } from './http/log-request.js'
 import {
@@ -91,6 +92,7 @@ export async function buildApp(
     genReqId,
     routerOptions: { maxParamLength: MAX_PATH_PARAM_LENGTH },
     frameworkErrors: frameworkErrorHandler,
+    clientErrorHandler,
     // Refused in the dialect's own error format instead (plugins/closing.ts).
     return503OnClosing: false,
     pluginTimeout: hookTimeoutMs(config.SHUTDOWN_GRACE_MS),

@@ -18,6 +18,9 @@ export type A2AErrorCode =
   | 'MALFORMED_JSON'
   | 'UNSUPPORTED_CONTENT_TYPE'
   | 'PAYLOAD_TOO_LARGE'
+  | 'HEADERS_TOO_LARGE'
+  | 'MALFORMED_HTTP'
+  | 'REQUEST_TIMEOUT'
   | 'ROUTE_NOT_FOUND'
   | 'SERVICE_UNAVAILABLE'
   | 'INTERNAL_ERROR'
@@ -168,6 +171,30 @@ export class PayloadTooLargeError extends A2AError {
   readonly code = 'PAYLOAD_TOO_LARGE'
   constructor(limit: number) {
     super(`The request body exceeds the limit of ${limit} bytes`, { limit })
+  }
+}
+
+/** Bytes that Node's HTTP parser cannot read as an HTTP/1.1 request. */
+export class MalformedHttpError extends A2AError {
+  readonly code = 'MALFORMED_HTTP'
+  constructor() {
+    super('The request is not valid HTTP/1.1')
+  }
+}
+
+/** The request's headers are larger than Node's HTTP parser reads (16 KiB by default). */
+export class HeadersTooLargeError extends A2AError {
+  readonly code = 'HEADERS_TOO_LARGE'
+  constructor() {
+    super('The request headers are too large; send them under 16 KiB')
+  }
+}
+
+/** The client did not send a whole request within REQUEST_TIMEOUT_MS. */
+export class RequestTimeoutError extends A2AError {
+  readonly code = 'REQUEST_TIMEOUT'
+  constructor() {
+    super('The request did not arrive in full in time; send it again')
   }
 }
 

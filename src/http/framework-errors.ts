@@ -15,8 +15,13 @@ import { toA2AError } from './errors.js'
 import { JSON_RPC_PATH, REST_PATH } from './routes/a2a.js'
 import { jsonRpcErrorReply } from './routes/jsonrpc/error-reply.js'
 
+/** What choosing and filling in a dialect's error format reads of a request. */
+export type RequestFacts = Pick<FastifyRequest, 'id' | 'headers' | 'query'> & {
+  raw: { url?: string | undefined }
+}
+
 /** `error` as the dialect of the request's path renders it (the brief's, outside A2A's paths). */
-export function errorReplyForPath(request: FastifyRequest, error: A2AError): ErrorReply {
+export function errorReplyForPath(request: RequestFacts, error: A2AError): ErrorReply {
   const path = request.raw.url ?? ''
   // By prefix, as Fastify matches the REST binding's not-found handler.
   if (path.startsWith(REST_PATH)) return v10RestErrorReply(error)

@@ -1,6 +1,6 @@
 /**
- * REQUEST_TIMEOUT_MS over a real socket: a client that trickles its body is answered 408 and
- * its connection closed; a response that takes longer than the limit (a stream) is not cut.
+ * REQUEST_TIMEOUT_MS over a real socket: a client that trickles its body is answered 408 (in the
+ * brief's error format) and its connection closed; a response that takes longer than the limit (a stream) is not cut.
  */
 import { connect } from 'node:net'
 import type { FastifyInstance } from 'fastify'
@@ -47,6 +47,14 @@ describe('REQUEST_TIMEOUT_MS', () => {
     app = await testApp({ REQUEST_TIMEOUT_MS: '400' })
     const { reply, closedAfterMs } = await trickle(await listening(app))
     expect(reply).toMatch(/^HTTP\/1\.1 408 /)
+    // The brief's error format, as for every other refusal (a timeout keeps no request line).
+    expect(JSON.parse(reply.slice(reply.indexOf('\r\n\r\n') + 4))).toEqual({
+      error: {
+        code: 'REQUEST_TIMEOUT',
+        message: 'The request did not arrive in full in time; send it again',
+        requestId: expect.any(String),
+      },
+    })
     expect(closedAfterMs).toBeGreaterThanOrEqual(350)
     expect(closedAfterMs).toBeLessThan(3000)
   })

@@ -4,7 +4,9 @@
  */
 import type { FastifyRequest } from 'fastify'
 
-export function askedVersionOf(request: FastifyRequest): string | string[] | undefined {
+export function askedVersionOf(
+  request: Pick<FastifyRequest, 'headers' | 'query'>,
+): string | string[] | undefined {
   const query = request.query as Record<string, string | string[] | undefined> | undefined
   return request.headers['a2a-version'] ?? query?.['A2A-Version']
 }

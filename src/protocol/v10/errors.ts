@@ -56,6 +56,9 @@ const TABLE: Record<A2AErrorCode, Mapping> = {
   MALFORMED_JSON: A2A(-32700, 'PARSE_ERROR', 400, 'INVALID_ARGUMENT'),
   INVALID_RPC_REQUEST: A2A(-32600, 'INVALID_REQUEST', 400, 'INVALID_ARGUMENT'),
   PAYLOAD_TOO_LARGE: A2A(-32600, 'PAYLOAD_TOO_LARGE', 413, 'INVALID_ARGUMENT'),
+  HEADERS_TOO_LARGE: A2A(-32600, 'HEADERS_TOO_LARGE', 431, 'INVALID_ARGUMENT'),
+  MALFORMED_HTTP: A2A(-32600, 'INVALID_REQUEST', 400, 'INVALID_ARGUMENT'),
+  REQUEST_TIMEOUT: A2A(-32600, 'REQUEST_TIMEOUT', 408, 'DEADLINE_EXCEEDED'),
   METHOD_NOT_FOUND: A2A(-32601, 'METHOD_NOT_FOUND', 404, 'NOT_FOUND'),
   ROUTE_NOT_FOUND: A2A(-32601, 'METHOD_NOT_FOUND', 404, 'NOT_FOUND'),
   SERVICE_UNAVAILABLE: A2A(-32603, 'SERVICE_UNAVAILABLE', 503, 'UNAVAILABLE'),
@@ -112,19 +115,30 @@ function errorDetails(error: A2AError, reason: string): Record<string, unknown>[
 }
 
 /**
- * The HTTP statuses a JSON-RPC error keeps: the spec asks 401/403 for auth in every binding, and
- * proxies and HTTP clients act on 413 and 429.
+ * The errors a JSON-RPC reply keeps the HTTP status of: the spec asks 401/403 for auth in every
+ * binding, proxies and HTTP clients act on 413 and 429, and a request refused before it was
+ * read as JSON-RPC (not HTTP, headers too large, too slow) is refused by HTTP.
  */
-const RPC_HTTP_STATUS = new Set([401, 403, 413, 429])
+const RPC_KEEPS_HTTP_STATUS = new Set<A2AErrorCode>([
+  'UNAUTHENTICATED',
+  'PERMISSION_DENIED',
+  'PAYLOAD_TOO_LARGE',
+  'RATE_LIMITED',
+  'ACTIVE_TASK_LIMIT',
+  'STREAM_LIMIT',
+  'MALFORMED_HTTP',
+  'HEADERS_TOO_LARGE',
+  'REQUEST_TIMEOUT',
+])
 
 /**
- * The JSON-RPC reply: HTTP 200 like every JSON-RPC answer, except that a server fault is 5xx,
- * an oversized body 413, an auth failure 401/403 and a rate limit 429 (all still carry a
- * JSON-RPC error object).
+ * The JSON-RPC reply: HTTP 200 like every JSON-RPC answer, except for a server fault (5xx) and
+ * the errors above (which all still carry a JSON-RPC error object).
  */
 export function v10RpcErrorReply(error: A2AError, id: JsonRpcId) {
   const mapping = TABLE[error.code]
-  const statusCode = mapping.http >= 500 || RPC_HTTP_STATUS.has(mapping.http) ? mapping.http : 200
+  const statusCode =
+    mapping.http >= 500 || RPC_KEEPS_HTTP_STATUS.has(error.code) ? mapping.http : 200
   return {
     statusCode,
     body: rpcError(id, {

@@ -13,11 +13,15 @@ import { v10RpcErrorReply } from '../../../protocol/v10/errors.js'
 import { askedVersionOf } from '../../a2a/asked-version.js'
 
 /** The version a request asked for; throws VersionNotSupportedError for one not served. */
-export function versionOf(request: FastifyRequest): ProtocolVersion {
+export function versionOf(request: Pick<FastifyRequest, 'headers' | 'query'>): ProtocolVersion {
   return protocolVersionOf(askedVersionOf(request))
 }
 
-export function jsonRpcErrorReply(request: FastifyRequest, error: A2AError, id: JsonRpcId) {
+export function jsonRpcErrorReply(
+  request: Pick<FastifyRequest, 'headers' | 'query'>,
+  error: A2AError,
+  id: JsonRpcId,
+) {
   let version: ProtocolVersion = '1.0'
   try {
     version = versionOf(request)
