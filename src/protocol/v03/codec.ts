@@ -2,6 +2,7 @@
 import type { TaskEvent } from '../../domain/events.js'
 import type { Artifact, Message, Task, TaskStatus } from '../../domain/model.js'
 import { isDirectReply } from '../a2a/direct-reply.js'
+import { recentHistory } from '../a2a/history.js'
 import type { V03Message } from './schemas.js'
 
 export function messageFromV03(message: V03Message): Message {
@@ -45,10 +46,10 @@ export const artifactToV03 = (artifact: Artifact) => ({
   ...(artifact.metadata && { metadata: artifact.metadata }),
 })
 
-/** `historyLength` unset: the whole history; 0: none; n: the n most recent messages. */
+/** With the `historyLength` most recent messages (see recentHistory). */
 export function taskToV03(task: Task, historyLength?: number) {
   const place = { contextId: task.contextId, taskId: task.id }
-  const history = historyLength === undefined ? task.history : task.history.slice(-historyLength)
+  const history = recentHistory(task.history, historyLength)
   return {
     kind: 'task' as const,
     id: task.id,

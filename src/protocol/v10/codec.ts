@@ -6,6 +6,7 @@ import type { TaskEvent } from '../../domain/events.js'
 import { InvalidRequestError } from '../../domain/errors.js'
 import type { Artifact, Message, Part, Task, TaskState, TaskStatus } from '../../domain/model.js'
 import { isDirectReply } from '../a2a/direct-reply.js'
+import { recentHistory } from '../a2a/history.js'
 import type { V10Message, V10Part, V10TaskState } from './schemas.js'
 
 const STATE_TO_V10: Record<TaskState, V10TaskState> = {
@@ -113,15 +114,14 @@ export interface TaskView {
 export function taskToV10(task: Task, view: TaskView = {}) {
   const place = { contextId: task.contextId, taskId: task.id }
   const { historyLength, includeArtifacts = true } = view
-  const history = historyLength === undefined ? task.history : task.history.slice(-historyLength)
+  const history = recentHistory(task.history, historyLength)
   return {
     id: task.id,
     contextId: task.contextId,
     status: statusToV10(task.status, place),
     ...(includeArtifacts &&
       task.artifacts.length > 0 && { artifacts: task.artifacts.map(artifactToV10) }),
-    ...(historyLength !== 0 &&
-      history.length > 0 && { history: history.map((m) => messageToV10(m, place)) }),
+    ...(history.length > 0 && { history: history.map((m) => messageToV10(m, place)) }),
     ...(task.metadata && { metadata: task.metadata }),
   }
 }

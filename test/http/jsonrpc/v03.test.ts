@@ -45,6 +45,18 @@ describe('JSON-RPC 0.3', () => {
     const { body } = await rpc(app, 'tasks/get', { id, historyLength: 2 }, v03)
     expect(body.result).toMatchObject({ id, status: { state: 'completed' } })
     expect(body.result.history).toHaveLength(2)
+    // 0 is none, on a read and on a send alike.
+    const none = await rpc(app, 'tasks/get', { id, historyLength: 0 }, v03)
+    expect(none.body.result).toMatchObject({ id, status: { state: 'completed' } })
+    expect(none.body.result).not.toHaveProperty('history')
+    const sent = await rpc(
+      app,
+      'message/send',
+      { message: v03Message('blue'), configuration: { historyLength: 0 } },
+      v03,
+    )
+    expect(sent.body.result.status.state).toBe('input-required')
+    expect(sent.body.result).not.toHaveProperty('history')
   })
 
   it('tasks/cancel cancels; errors carry 0.3 codes with a plain data object', async () => {
