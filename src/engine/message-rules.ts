@@ -1,11 +1,13 @@
 /**
  * The rules A2A 0.2+ puts on an incoming message, apart from the task lifecycle: which task id a
- * new message gets, and whether the skill accepts its parts' media types.
+ * new message gets, whether a message is a retry of one held, and whether the skill accepts its
+ * parts' media types.
  */
 import { hash } from 'node:crypto'
+import { canonicalJson } from '../domain/canonical-json.js'
 import { ContentTypeNotSupportedError } from '../domain/errors.js'
 import { formatUuid } from '../domain/ids.js'
-import type { Part } from '../domain/model.js'
+import type { Message, Part } from '../domain/model.js'
 
 /** The namespace of task ids derived from messages (a fixed, random UUID). */
 const MESSAGE_TASK_NAMESPACE = Buffer.from('6f1c7f9e3b8a4d2e9c612a5f0b7d4e13', 'hex')
@@ -17,6 +19,16 @@ const MESSAGE_TASK_NAMESPACE = Buffer.from('6f1c7f9e3b8a4d2e9c612a5f0b7d4e13', '
  */
 export function messageTaskId(owner: string | undefined, messageId: string): string {
   return uuidV5(`${owner ?? ''}\n${messageId}`, MESSAGE_TASK_NAMESPACE)
+}
+
+/**
+ * Whether `retried` says what `held` says (its parts, metadata and references): a message sent
+ * again under the same messageId is a retry only then.
+ */
+export function sameContent(held: Message, retried: Message): boolean {
+  const content = ({ parts, metadata, referenceTaskIds }: Message) =>
+    canonicalJson({ metadata, parts, referenceTaskIds })
+  return content(held) === content(retried)
 }
 
 /** RFC 9562 §5.5: SHA-1 of namespace + name, version 5, RFC 4122 variant. */

@@ -28,7 +28,7 @@ import type { Dispatcher } from './dispatcher.js'
 import { fingerprint } from './fingerprint.js'
 import type { MessageLimits } from './limits.js'
 import { checkMessageLimits } from './limits.js'
-import { checkMediaTypes, messageTaskId } from './message-rules.js'
+import { checkMediaTypes, messageTaskId, sameContent } from './message-rules.js'
 
 export interface TaskServiceOptions {
   store: TaskStore
@@ -180,9 +180,16 @@ export class TaskService {
       )
     }
     const { messageId } = input.message
-    // A retry of a message the task already holds changes nothing.
-    const retry = task.history.some((m) => m.role === 'user' && m.messageId === messageId)
-    if (retry && this.options.dedupeMessages !== false) {
+    // A retry of a message the task already holds changes nothing; another message under its
+    // id is refused, as it is for a new task.
+    const held = task.history.find((m) => m.role === 'user' && m.messageId === messageId)
+    if (held && this.options.dedupeMessages !== false) {
+      if (!sameContent(held, input.message)) {
+        throw new InvalidRequestError(
+          'was already used for a different message',
+          'message.messageId',
+        )
+      }
       await this.resume(task, originFrom(input))
       return task
     }

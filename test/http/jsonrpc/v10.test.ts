@@ -95,6 +95,35 @@ describe('JSON-RPC 1.0: SendMessage (§3.1.1)', () => {
     })
   })
 
+  it('answers a retried continuation with the task, and refuses its messageId on another message', async () => {
+    app = await testApp({}, { skills: [askSkill] })
+    const start = v10Message('paint')
+    const task = (await rpc(app, 'SendMessage', { message: start })).body.result.task
+    const refused = {
+      code: -32602,
+      message: 'message.messageId: was already used for a different message',
+    }
+    // An answer under the first message's id that says something else is not a retry.
+    const reused = await rpc(app, 'SendMessage', {
+      message: v10Message('blue', { taskId: task.id, messageId: start.messageId }),
+    })
+    expect(reused.body.error).toMatchObject(refused)
+
+    const answer = v10Message('blue', { taskId: task.id })
+    const answered = await rpc(app, 'SendMessage', { message: answer })
+    expect(answered.body.result.task.status.state).toBe('TASK_STATE_COMPLETED')
+    const retried = await rpc(app, 'SendMessage', { message: answer })
+    expect(retried.body.result.task).toMatchObject({
+      id: task.id,
+      status: { state: 'TASK_STATE_COMPLETED' },
+      artifacts: [{ parts: [{ text: 'colour: blue' }] }],
+    })
+    const changed = await rpc(app, 'SendMessage', {
+      message: { ...answer, parts: [{ text: 'green' }] },
+    })
+    expect(changed.body.error).toMatchObject(refused)
+  })
+
   it('refuses a message to a terminal task with -32004', async () => {
     app = await testApp({}, { skills: [echoSkill] })
     const first = await rpc(app, 'SendMessage', { message: v10Message('done') })
