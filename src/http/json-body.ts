@@ -6,11 +6,11 @@
  * - A body refused for such a key is valid JSON, so it is not answered as a parse error ("not
  *   valid JSON" would send the caller looking for a syntax error): it is an invalid request
  *   that names the keys.
- * - A route that takes no body (it declares no body schema: a cancel, a DELETE) accepts an empty
- *   one whatever its Content-Type says, unless `emptyBody: 'refuse'`. Clients often send
- *   `Content-Type: application/json` on every request out of habit; refusing such a cancel as
- *   "the request body is empty" helps nobody. A route that declares a body still gets that
- *   error.
+ * - A route that declares no body schema (a cancel, a DELETE, the JSON-RPC endpoint, which
+ *   reads its envelope itself) gets an empty body as undefined, whatever its Content-Type says.
+ *   Clients often send `Content-Type: application/json` on every request out of habit; refusing
+ *   such a cancel as "the request body is empty" helps nobody. A route that declares a body
+ *   still gets that error.
  */
 import type { FastifyInstance } from 'fastify'
 import { InvalidRequestError } from '../domain/errors.js'
@@ -18,22 +18,20 @@ import { InvalidRequestError } from '../domain/errors.js'
 export interface JsonBodyOptions {
   /** The content types parsed as JSON, replacing their parser in this scope. */
   contentTypes?: string[]
-  /** `refuse`: an empty body is an error on every route (JSON-RPC: a call is a body). */
-  emptyBody?: 'allow-without-schema' | 'refuse'
 }
 
 export const FORBIDDEN_KEY_MESSAGE =
   'the request body has a "__proto__" or "constructor.prototype" key, which this server refuses'
 
 export function useJsonBodyParser(app: FastifyInstance, options: JsonBodyOptions = {}): void {
-  const { contentTypes = ['application/json'], emptyBody = 'allow-without-schema' } = options
+  const { contentTypes = ['application/json'] } = options
   const json = app.getDefaultJsonParser('error', 'error')
   for (const type of contentTypes) {
     if (app.hasContentTypeParser(type)) app.removeContentTypeParser(type)
   }
   app.addContentTypeParser(contentTypes, { parseAs: 'string' }, (request, body, done) => {
     const text = body.toString()
-    if (text === '' && emptyBody !== 'refuse' && request.routeOptions.schema?.body === undefined) {
+    if (text === '' && request.routeOptions.schema?.body === undefined) {
       return done(null, undefined)
     }
     return json(request, text, (error, value) => {

@@ -26,6 +26,9 @@ export function idOf(body: unknown): JsonRpcId {
 /** Reads the envelope; a body that is not a JSON-RPC request is -32600 Invalid Request. */
 export function readCall(body: unknown): JsonRpcCall {
   if (Array.isArray(body)) throw new InvalidRpcRequestError('Batch requests are not supported')
+  if (body === undefined) {
+    throw new InvalidRpcRequestError('Invalid JSON-RPC request: the body is empty')
+  }
   if (!isJsonObject(body)) {
     throw new InvalidRpcRequestError('Invalid JSON-RPC request: the body is not an object')
   }

@@ -409,6 +409,19 @@ describe('JSON-RPC envelope and version routing (§9, §3.2.6)', () => {
     expect(response.json()).toMatchObject({ id: 3, error: { code: -32600 } })
   })
 
+  it('answers an empty body with -32600: no request at all, not bad params', async () => {
+    app = await testApp({}, { skills: [echoSkill] })
+    const response = await post('', { 'content-type': 'application/json', 'a2a-version': '1.0' })
+    expect(response.json()).toMatchObject({
+      id: null,
+      error: {
+        code: -32600,
+        message: 'Invalid JSON-RPC request: the body is empty',
+        data: [{ reason: 'INVALID_REQUEST' }],
+      },
+    })
+  })
+
   it('answers an oversized body with a JSON-RPC error, not an HTML page', async () => {
     app = await testApp({ BODY_LIMIT: '2048' }, { skills: [echoSkill] })
     const response = await post(JSON.stringify({ pad: 'x'.repeat(4096) }), {

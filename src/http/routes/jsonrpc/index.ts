@@ -40,10 +40,8 @@ function otherVersionHint(request: FastifyRequest, version: ProtocolVersion, met
 }
 
 const jsonRpc: FastifyPluginAsync<JsonRpcRoutesOptions> = async (app, options) => {
-  useJsonBodyParser(app, {
-    contentTypes: ['application/json', 'application/a2a+json'],
-    emptyBody: 'refuse',
-  })
+  // An empty body reaches readCall as undefined: not a JSON-RPC request (-32600).
+  useJsonBodyParser(app, { contentTypes: ['application/json', 'application/a2a+json'] })
 
   app.setErrorHandler(
     dialectErrorHandler((error, request) => jsonRpcErrorReply(request, error, idOf(request.body)), {
