@@ -11,9 +11,15 @@ export const SUPPORTED_VERSIONS: readonly ProtocolVersion[] = ['1.0', '0.3']
 export function protocolVersionOf(value: string | string[] | undefined): ProtocolVersion {
   const given = (Array.isArray(value) ? value[0] : value)?.trim() ?? ''
   if (given === '') return '0.3'
-  // "1.0.1" is version 1.0: only major.minor is compared.
-  const majorMinor = /^(\d+)\.(\d+)(?:\.\d+)?$/.exec(given)
-  const version = majorMinor ? `${majorMinor[1]}.${majorMinor[2]}` : given
-  if (version === '1.0' || version === '0.3') return version
+  // A header sent twice arrives joined ("1.0, 1.0"): the same version twice is that version.
+  const versions = new Set(given.split(',').map((one) => majorMinorOf(one.trim())))
+  const [version] = versions
+  if (versions.size === 1 && (version === '1.0' || version === '0.3')) return version
   throw new VersionNotSupportedError(given, SUPPORTED_VERSIONS)
+}
+
+/** "1.0.1" is version 1.0: only major.minor is compared. */
+function majorMinorOf(given: string): string {
+  const majorMinor = /^(\d+)\.(\d+)(?:\.\d+)?$/.exec(given)
+  return majorMinor ? `${majorMinor[1]}.${majorMinor[2]}` : given
 }

@@ -339,6 +339,14 @@ describe('JSON-RPC envelope and version routing (§9, §3.2.6)', () => {
     })
   })
 
+  it('reads A2A-Version sent twice (Node joins the two) as that version, unless they differ', async () => {
+    app = await testApp({}, { skills: [echoSkill] })
+    const twice = await rpc(app, 'GetTask', { id: 'x' }, { version: '1.0, 1.0.1' })
+    expect(twice.body.error).toMatchObject({ code: -32001, message: 'Task x not found' })
+    const differing = await rpc(app, 'GetTask', { id: 'x' }, { version: '1.0, 0.3' })
+    expect(differing.body.error).toMatchObject({ code: -32009 })
+  })
+
   it('routes a 1.0 method name without the header to 0.3, where it does not exist, and says so', async () => {
     app = await testApp({}, { skills: [echoSkill] })
     const { body } = await rpc(app, 'GetTask', { id: 'x' }, { version: null })
