@@ -82,6 +82,34 @@ describe('GET /.well-known/agent-card.json', () => {
     expect(cached.statusCode).toBe(304)
   })
 
+  it('answers 304 to If-None-Match as RFC 9110 reads it: lists, weak tags, *; else If-Modified-Since', async () => {
+    app = await testApp({}, { skills: [echoSkill] })
+    const v10 = await app.inject({ method: 'GET', url: CARD, headers: { 'a2a-version': '1.0' } })
+    const etag = String(v10.headers.etag)
+    const lastModified = String(v10.headers['last-modified'])
+    const status = async (headers: Record<string, string>) =>
+      (
+        await app.inject({
+          method: 'GET',
+          url: CARD,
+          headers: { 'a2a-version': '1.0', ...headers },
+        })
+      ).statusCode
+    expect(await status({ 'if-none-match': `W/${etag}` })).toBe(304)
+    expect(await status({ 'if-none-match': `"other", ${etag}` })).toBe(304)
+    expect(await status({ 'if-none-match': '*' })).toBe(304)
+    expect(await status({ 'if-modified-since': lastModified })).toBe(304)
+    // Another shape's tag is not this one's; If-None-Match, when sent, decides.
+    expect(await status({ 'if-none-match': String((await app.inject(CARD)).headers.etag) })).toBe(
+      200,
+    )
+    expect(await status({ 'if-none-match': '"other"', 'if-modified-since': lastModified })).toBe(
+      200,
+    )
+    expect(await status({ 'if-modified-since': 'Thu, 01 Jan 1970 00:00:00 GMT' })).toBe(200)
+    expect(await status({ 'if-modified-since': 'not a date' })).toBe(200)
+  })
+
   it('renders every card from the same declaration as the brief’s agent.json', async () => {
     app = await testApp({ AGENT_NAME: 'One Agent' }, { skills: [echoSkill] })
     const seed = (await app.inject({ method: 'GET', url: '/.well-known/agent.json' })).json()

@@ -4,7 +4,6 @@
  * Both are rendered once from the agent declaration and served from memory with their own
  * ETag; `Vary: A2A-Version` keeps caches from mixing them up.
  */
-import { createHash } from 'node:crypto'
 import type { FastifyPluginAsync } from 'fastify'
 import { A2AError } from '../../domain/errors.js'
 import type { AgentEndpoints } from '../../protocol/a2a/endpoints.js'
@@ -14,6 +13,8 @@ import { renderV03Card } from '../../protocol/v03/card.js'
 import { renderV10Card } from '../../protocol/v10/card.js'
 import { v10RestErrorReply } from '../../protocol/v10/errors.js'
 import { askedVersionOf } from '../a2a/asked-version.js'
+import type { CachedDocument } from '../cached-document.js'
+import { cachedDocument, sendDocument } from '../cached-document.js'
 import { dialectErrorHandler } from '../error-handler.js'
 
 export const AGENT_CARD_PATH = '/.well-known/agent-card.json'
@@ -25,25 +26,14 @@ export interface AgentCardRoutesOptions {
   defaultVersion: ProtocolVersion
 }
 
-interface RenderedCard {
-  body: string
-  etag: string
-}
-
-const rendered = (card: unknown): RenderedCard => {
-  const body = JSON.stringify(card)
-  return { body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` }
-}
-
 const agentCard: FastifyPluginAsync<AgentCardRoutesOptions> = async (app, options) => {
   // Authenticated callers get the extended card (src/http/a2a/extended-card.ts).
   const cardOptions = { endpoints: options.endpoints, extendedCard: true }
-  const cards: Record<ProtocolVersion, RenderedCard> = {
-    '1.0': rendered(renderV10Card(app.agent, cardOptions)),
-    '0.3': rendered(renderV03Card(app.agent, cardOptions)),
-  }
   // The cards change only when the process restarts with a new declaration.
-  const lastModified = new Date().toUTCString()
+  const cards: Record<ProtocolVersion, CachedDocument> = {
+    '1.0': cachedDocument(renderV10Card(app.agent, cardOptions)),
+    '0.3': cachedDocument(renderV03Card(app.agent, cardOptions)),
+  }
   const cacheControl = `public, max-age=${options.cardMaxAgeSeconds}`
 
   // Errors from hooks (a rate limit) leave in the same shape as a bad version: 1.0's.
@@ -63,13 +53,7 @@ const agentCard: FastifyPluginAsync<AgentCardRoutesOptions> = async (app, option
         const { statusCode, body } = v10RestErrorReply(error)
         return reply.code(statusCode).send(body)
       }
-      const card = cards[version]
-      reply
-        .header('etag', card.etag)
-        .header('cache-control', cacheControl)
-        .header('last-modified', lastModified)
-      if (request.headers['if-none-match'] === card.etag) return reply.code(304).send()
-      return reply.type('application/json; charset=utf-8').send(card.body)
+      return sendDocument(request, reply, cards[version], cacheControl)
     },
   )
 }

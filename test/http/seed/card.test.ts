@@ -46,10 +46,11 @@ describe("GET /.well-known/agent.json (the brief's Agent Card)", () => {
     expect(card.skills).toHaveLength(1)
   })
 
-  it('sends an ETag and Cache-Control, and answers 304 to a matching If-None-Match', async () => {
+  it('sends an ETag, Last-Modified and Cache-Control, and answers 304 to a matching If-None-Match', async () => {
     app = await testApp({ CARD_MAX_AGE_SECONDS: '120' })
     const first = await app.inject('/.well-known/agent.json')
     expect(first.headers['cache-control']).toBe('public, max-age=120')
+    expect(first.headers['last-modified']).toMatch(/GMT$/)
     const etag = first.headers.etag as string
     expect(etag).toMatch(/^"[\w-]+"$/)
     const second = await app.inject({
