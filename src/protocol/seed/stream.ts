@@ -1,7 +1,8 @@
 /**
  * The brief's stream: every SSE event is the Task as its clients read it (status, artifacts so
  * far), and the last one has `final: true`. Frames are folded from the task's event log, so a
- * resumed stream rebuilds exactly the snapshots it would have sent.
+ * resumed stream rebuilds exactly the snapshots it would have sent, except that a replayed wait
+ * for input the task has since left (it was answered) is not final: only the last frame is.
  */
 import type { StoredEvent } from '../../domain/events.js'
 import type { Artifact, TaskStatus } from '../../domain/model.js'
@@ -23,12 +24,12 @@ export class SeedFolder {
     private readonly sessionId: string,
   ) {}
 
-  /** Folds one event in and returns the frame for it. */
-  next({ id, event }: StoredEvent): SeedFrame {
+  /** Folds one event in and returns the frame for it; `superseded`: later events follow it. */
+  next({ id, event }: StoredEvent, superseded = false): SeedFrame {
     let final = false
     if (event.kind === 'status-update') {
       this.#status = event.status
-      final = event.final
+      final = event.final && !superseded
     } else {
       this.#artifacts = mergeArtifact(this.#artifacts, event.artifact, event.append)
     }

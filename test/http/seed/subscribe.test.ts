@@ -55,6 +55,29 @@ describe('POST /tasks/sendSubscribe (SSE over real HTTP)', () => {
     expect(last).toMatchObject({ final: true, status: { state: 'input-required' } })
   })
 
+  it('replays an answered input-required as not final, and goes on to the current state', async () => {
+    app = await testApp({}, { skills: [askSkill] })
+    const base = await listening(app)
+    const body = sendBody('paint')
+    const first = await readAll(await sendSubscribe(base, body))
+    expect(JSON.parse(first.frames.at(-1)!.data).final).toBe(true)
+    const answered = await app.inject({
+      method: 'POST',
+      url: `/tasks/${body.id}/send`,
+      payload: { message: { role: 'user', parts: [{ type: 'text', text: 'blue' }] } },
+    })
+    expect(answered.json().status.state).toBe('completed')
+
+    // The same request again (a retry, or a resume after the wait): one final frame, the last.
+    for (const options of [{}, { lastEventId: first.frames[0]!.id! }]) {
+      const again = await readAll(await sendSubscribe(base, body, options))
+      const tasks = again.frames.map((frame) => JSON.parse(frame.data))
+      expect(tasks.map((t) => t.final).filter(Boolean)).toHaveLength(1)
+      expect(tasks.at(-1)).toMatchObject({ final: true, status: { state: 'completed' } })
+      expect(tasks.map((t) => t.status.state)).toContain('input-required')
+    }
+  })
+
   it('resumes after Last-Event-ID without loss or duplicates', async () => {
     app = await testApp({}, { skills: [chunkSkill] })
     const base = await listening(app)

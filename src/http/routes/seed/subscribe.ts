@@ -58,7 +58,9 @@ async function* frames(
     lastEventId === undefined ? -1 : backlog.findIndex((e) => e.id === lastEventId)
   let final = false
   for (const [index, stored] of backlog.entries()) {
-    const frame = folder.next(stored)
+    // An input-required the task has left since (a retry or a resume after it was answered) is
+    // not where this stream ends: it goes on to the task's current state.
+    const frame = folder.next(stored, index < backlog.length - 1)
     final = frame.final
     if (index > resumeAfter) yield { id: frame.id, data: frame.data }
   }
