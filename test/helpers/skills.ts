@@ -24,6 +24,14 @@ export const slowSkill = (ms = 60_000): Skill =>
     },
   })
 
+/** Rejects every task, saying why. */
+export const rejectSkill = defineSkill({
+  ...base,
+  id: 'reject',
+  name: 'Reject',
+  execute: (ctx) => ctx.reject('This agent does not take such requests'),
+})
+
 /** Asks a question first; completes with the answer on the next turn. */
 export const askSkill = defineSkill({
   ...base,

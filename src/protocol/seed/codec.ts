@@ -1,7 +1,7 @@
 /** Translates between the brief's wire shapes and the internal model, both ways. */
 import { canonicalJson } from '../../domain/canonical-json.js'
 import { newId } from '../../domain/ids.js'
-import type { Artifact, Message, Part, Task, TaskStatus } from '../../domain/model.js'
+import type { Artifact, Message, Part, Task, TaskState, TaskStatus } from '../../domain/model.js'
 import type { SeedMessage, SeedPart } from './schemas.js'
 
 export function messageFromSeed(message: SeedMessage): Message {
@@ -40,8 +40,14 @@ export function repeatsLastContinuation(task: Task, message: SeedMessage): boole
   return canonicalJson(messageToSeed(fromUser.at(-1)!)) === canonicalJson(again)
 }
 
+/**
+ * The brief's lifecycle has six states: a task the agent rejected (A2A 0.2+'s `rejected`) is
+ * `failed` to its clients, its status message saying why.
+ */
+const stateToSeed = (state: TaskState) => (state === 'rejected' ? 'failed' : state)
+
 export const statusToSeed = (status: TaskStatus) => ({
-  state: status.state,
+  state: stateToSeed(status.state),
   timestamp: status.timestamp,
   ...(status.message && { message: messageToSeed(status.message) }),
 })

@@ -4,7 +4,13 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { testApp } from '../../helpers/app.js'
 import { keptLog } from '../../helpers/log.js'
 import { sendBody, textMessage } from '../../helpers/bodies.js'
-import { askSkill, chunkSkill, slowSkill, throwingSkill } from '../../helpers/skills.js'
+import {
+  askSkill,
+  chunkSkill,
+  rejectSkill,
+  slowSkill,
+  throwingSkill,
+} from '../../helpers/skills.js'
 import type { Part } from '../../../src/domain/model.js'
 import { echoSkill } from '../../../src/skills/echo/index.js'
 import type { SkillOutcome } from '../../../src/skills/skill.js'
@@ -301,20 +307,28 @@ describe('how a turn ends', () => {
   let app: FastifyInstance
   afterEach(() => app.close())
 
-  it('rejects the task when the skill declines the work, with its reason', async () => {
-    const declining = {
-      ...echoSkill,
-      id: 'decline',
-      execute: async (ctx: Parameters<typeof echoSkill.execute>[0]) =>
-        ctx.reject('Not my kind of work'),
+  it('shows a rejected task as failed, the brief’s lifecycle having no rejected, and says why', async () => {
+    app = await testApp({}, { skills: [rejectSkill] })
+    const body = sendBody('anything')
+    const task = (await app.inject({ method: 'POST', url: '/tasks/send', payload: body })).json()
+    const why = {
+      role: 'agent',
+      parts: [{ type: 'text', text: 'This agent does not take such requests' }],
     }
-    app = await testApp({}, { skills: [declining] })
-    const task = (
-      await app.inject({ method: 'POST', url: '/tasks/send', payload: sendBody('x') })
-    ).json()
-    expect(task.status).toMatchObject({
-      state: 'rejected',
-      message: { role: 'agent', parts: [{ type: 'text', text: 'Not my kind of work' }] },
+    expect(task.status).toMatchObject({ state: 'failed', message: why })
+    expect(task.statusHistory.map((s: { state: string }) => s.state)).toEqual([
+      'submitted',
+      'working',
+      'failed',
+    ])
+    expect((await app.inject(`/tasks/${body.id}`)).json().status.state).toBe('failed')
+    // A2A 0.2+ clients see what the skill said.
+    const v10 = await app.inject({
+      method: 'POST',
+      url: '/a2a/jsonrpc',
+      headers: { 'a2a-version': '1.0' },
+      payload: { jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id: body.id } },
     })
+    expect(v10.json().result.status.state).toBe('TASK_STATE_REJECTED')
   })
 })
