@@ -29,7 +29,7 @@ export const rejectSkill = defineSkill({
   ...base,
   id: 'reject',
   name: 'Reject',
-  execute: (ctx) => ctx.reject('This agent does not take such requests'),
+  execute: async (ctx) => ctx.reject('This agent does not take such requests'),
 })
 
 /** Asks a question first; completes with the answer on the next turn. */
