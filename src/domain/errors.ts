@@ -153,8 +153,8 @@ export class StreamLimitError extends CapReachedError {
 
 export class MalformedJsonError extends A2AError {
   readonly code = 'MALFORMED_JSON'
-  constructor() {
-    super('The request body is not valid JSON')
+  constructor(message = 'The request body is not valid JSON') {
+    super(message)
   }
 }
 
@@ -163,6 +163,16 @@ export class UnsupportedContentTypeError extends A2AError {
   constructor(contentType: string | undefined, expected: string) {
     super(`Content-Type ${contentType ?? '(none)'} is not supported; send ${expected}`, {
       expected,
+    })
+  }
+}
+
+/** A body sent compressed (or otherwise encoded): 415, as RFC 9110 §15.5.16 says. */
+export class UnsupportedContentEncodingError extends A2AError {
+  readonly code = 'UNSUPPORTED_CONTENT_TYPE'
+  constructor(encoding: string) {
+    super(`Content-Encoding ${encoding} is not supported; send the body uncompressed`, {
+      encoding,
     })
   }
 }

@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib'
 import type { FastifyInstance } from 'fastify'
 import { afterEach, describe, expect, it } from 'vitest'
 import { testApp } from '../../helpers/app.js'
@@ -35,6 +36,41 @@ describe("bad input to the brief's endpoints", () => {
       code: 'MALFORMED_JSON',
       message: 'The request body is not valid JSON',
     })
+  })
+
+  it('refuses a body that is not UTF-8 JSON as sent: bad bytes, another charset, compressed', async () => {
+    app = await testApp()
+    const body = sendBody('café', { metadata: { skillId: 'echo' } })
+    const latin1 = Buffer.from(JSON.stringify(body), 'latin1')
+    expectError(await post(latin1), 400, {
+      code: 'MALFORMED_JSON',
+      message: 'The request body is not valid UTF-8',
+    })
+    expectError(
+      await post(JSON.stringify(body), { 'content-type': 'application/json; charset=iso-8859-1' }),
+      415,
+      {
+        code: 'UNSUPPORTED_CONTENT_TYPE',
+        message:
+          'Content-Type application/json; charset=iso-8859-1 is not supported; send JSON in UTF-8 (charset=utf-8, or none)',
+      },
+    )
+    expectError(
+      await post(gzipSync(JSON.stringify(body)), {
+        'content-encoding': 'gzip',
+      }),
+      415,
+      {
+        code: 'UNSUPPORTED_CONTENT_TYPE',
+        message: 'Content-Encoding gzip is not supported; send the body uncompressed',
+      },
+    )
+    expect((await app.inject(`/tasks/${body.id}`)).statusCode).toBe(404)
+    // UTF-8, named or not, is read as sent.
+    const named = await post(JSON.stringify(body), {
+      'content-type': 'application/json; charset=UTF-8',
+    })
+    expect(named.json().status.message.parts).toEqual([{ type: 'text', text: 'café' }])
   })
 
   it('answers 400 INVALID_REQUEST, naming the keys, to a JSON body that tries prototype pollution', async () => {
