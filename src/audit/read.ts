@@ -23,23 +23,32 @@ export async function readAuditFile(path: string): Promise<unknown[]> {
 }
 
 /**
- * The Redis trail, oldest record first, and its head. The head is read first: records the
- * server appends meanwhile only extend the trail past it.
+ * The Redis trail, oldest record first, its head, and how many entries the stream held. The
+ * head, the length and the first page are read in one transaction: a live server's appends (and
+ * the trimming they cause) land wholly before or after it, so the length belongs to the first
+ * record read, and records appended later only extend the trail past the head.
  */
 export async function readAuditStream(
   redis: Redis,
   prefix: string,
   pageSize = 1000,
-): Promise<{ records: unknown[]; head?: ChainHead }> {
+): Promise<{ records: unknown[]; head?: ChainHead; length: number }> {
   const keys = auditKeys(prefix)
-  const [hash, seq] = await redis.hmget(keys.head, 'hash', 'seq')
-  // The trail as of the head read first: on a live server, records appended while the pages
-  // are read are newer than that head, and are left for the next read.
+  const replies = await redis
+    .multi()
+    .hmget(keys.head, 'hash', 'seq')
+    .xlen(keys.stream)
+    .xrange(keys.stream, '-', '+', 'COUNT', pageSize)
+    .exec()
+  const failed = replies?.find(([error]) => error)
+  if (!replies || failed) throw failed?.[0] ?? new Error('the read of the audit trail was aborted')
+  const [hash, seq] = replies[0]![1] as (string | null)[]
+  const length = replies[1]![1] as number
+  let page = replies[2]![1] as [id: string, fields: string[]][]
+  // Records appended after the head was read are left for the next verification.
   const last = seq ? Number(seq) : undefined
   const records: unknown[] = []
-  let start = '-'
   for (;;) {
-    const page = await redis.xrange(keys.stream, start, '+', 'COUNT', pageSize)
     for (const [, fields] of page) {
       const at = fields.indexOf('record')
       const record = at === -1 || at % 2 === 1 ? fields : parseLine(fields[at + 1] ?? '')
@@ -47,11 +56,15 @@ export async function readAuditStream(
       if (last !== undefined && (record as { seq?: unknown }).seq === last) return snapshot()
     }
     if (page.length < pageSize) break
-    start = `(${page[page.length - 1]![0]}`
+    page = await redis.xrange(keys.stream, `(${page[page.length - 1]![0]}`, '+', 'COUNT', pageSize)
   }
   return snapshot()
 
   function snapshot() {
-    return { records, ...(hash && last !== undefined && { head: { hash, seq: last } }) }
+    return {
+      records,
+      length,
+      ...(hash && last !== undefined && { head: { hash, seq: last } }),
+    }
   }
 }

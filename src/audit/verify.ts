@@ -6,16 +6,20 @@
  * - `edited`:    a record's hash does not match its content; or a record was edited and rehashed,
  *                so the next record's `prev` no longer matches it.
  * - `missing`:   records were deleted: seq jumps and the skipped records appear nowhere; at the
- *                end, the stored head is ahead of the last record.
+ *                end, the stored head is ahead of the last record; at the start, the trail lacks
+ *                seq 1 and no cap explains it.
  * - `reordered`: the next record by seq is somewhere else in the trail.
  *
- * The first record is trusted as the start (a capped stream has dropped older ones): coverage
- * is from its seq on. Without a head to compare with, removing the newest records leaves no
- * trace; the Redis trail keeps one (its head key) and `head` checks against it.
+ * A trail that does not start at seq 1 is intact only when the Redis stream's cap explains the
+ * missing start (see start.ts); coverage is then from its first seq on. Without a head to
+ * compare with, removing the newest records leaves no trace; the Redis trail keeps one (its
+ * head key) and `head` checks against it.
  */
 import { recordHash } from './hash.js'
 import type { ChainHead } from './record.js'
 import { AuditEvent, AuditRecord, GENESIS } from './record.js'
+import type { StreamCap } from './start.js'
+import { unexplainedStart } from './start.js'
 
 export type BreakReason = 'malformed' | 'edited' | 'missing' | 'reordered'
 
@@ -23,8 +27,10 @@ export type Verdict =
   | {
       ok: true
       count: number
-      /** seq of the first record: 1 when the trail is whole, more when older ones were capped. */
+      /** seq of the first record: 1 when the trail is whole, more when the cap explains it. */
       firstSeq?: number
+      /** The cap that explains why the records before `firstSeq` are not kept (firstSeq > 1). */
+      cap?: number
       last?: ChainHead
       /**
        * Entries the server dropped before they were written (its queue was full), as its
@@ -45,6 +51,8 @@ export type Verdict =
 export interface VerifyOptions {
   /** The trail's own note of its last record, to catch records removed from the end. */
   head?: ChainHead
+  /** The Redis stream's cap and length: what may explain a trail that lacks its first records. */
+  cap?: StreamCap
 }
 
 export function verifyChain(items: readonly unknown[], options: VerifyOptions = {}): Verdict {
@@ -84,6 +92,8 @@ export function verifyChain(items: readonly unknown[], options: VerifyOptions = 
       if (record.seq === 1 && record.prev !== GENESIS) {
         return broken('edited', 'the first record (seq 1) does not start the chain')
       }
+      const unexplained = record.seq > 1 && unexplainedStart(record.seq, options.cap)
+      if (unexplained) return broken('missing', unexplained)
       continue
     }
     const expected = before.seq + 1
@@ -146,6 +156,7 @@ export function verifyChain(items: readonly unknown[], options: VerifyOptions = 
     ok: true,
     count,
     ...(records[0] && { firstSeq: records[0].seq }),
+    ...(records[0] && records[0].seq > 1 && options.cap && { cap: options.cap.maxLength }),
     ...(last && { last: { seq: last.seq, hash: last.hash } }),
     ...(dropped > 0 && { dropped }),
   }

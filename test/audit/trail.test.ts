@@ -211,7 +211,7 @@ describe('a2a audit verify --file', () => {
     expect((await verify('--file', file, '--redis', REDIS_URL)).code).toBe(2)
     expect((await verify(file, '--redis', REDIS_URL)).code).toBe(2)
     expect((await verify(file, '--file', file)).code).toBe(2)
-    expect((await verify(file, 'extra')).err).toContain('unexpected arguments: extra')
+    expect((await verify(file, '--file', file)).err).toContain('as paths or with --file, not both')
     const missing = await verify('--file', join(dir, 'absent.jsonl'))
     expect(missing.code).toBe(2)
     expect(missing.err).toContain('cannot read the audit trail')
@@ -363,7 +363,7 @@ describe('the Redis stream cap', () => {
     await redis.quit()
   })
 
-  it('drops the oldest records; the kept ones verify from the oldest kept', async () => {
+  it('drops the oldest records; the kept ones verify from the oldest kept, given the cap', async () => {
     const app = await testApp({
       AUDIT_SINK: 'redis',
       REDIS_URL,
@@ -375,12 +375,21 @@ describe('the Redis stream cap', () => {
     const length = await redis.xlen(`${prefix}audit:{trail}`)
     expect(length).toBeLessThan(320)
     expect(length).toBeGreaterThanOrEqual(100)
-    const checked = await verify('--redis', REDIS_URL, '--prefix', prefix, '--json')
+    const checked = await verify(
+      '--redis',
+      REDIS_URL,
+      '--prefix',
+      prefix,
+      '--maxlen',
+      '100',
+      '--json',
+    )
     expect(checked.code).toBe(0)
     expect(JSON.parse(checked.out)).toMatchObject({
       ok: true,
       count: length,
       firstSeq: 320 - length + 1,
+      cap: 100,
       last: { seq: 320 },
     })
   })

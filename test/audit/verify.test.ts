@@ -31,8 +31,32 @@ describe('verifying an audit chain', () => {
     })
   })
 
-  it('accepts a chain whose oldest records were capped away, and says where it starts', () => {
-    expect(verifyChain(trail(6).slice(2))).toMatchObject({ ok: true, count: 4, firstSeq: 3 })
+  it('accepts a chain whose oldest records its cap explains, and says where it starts', () => {
+    const cap = { maxLength: 4, length: 4 }
+    expect(verifyChain(trail(6).slice(2), { cap })).toMatchObject({
+      ok: true,
+      count: 4,
+      firstSeq: 3,
+      cap: 4,
+    })
+  })
+
+  it('catches a chain whose oldest records are gone from a stream shorter than its cap', () => {
+    const cap = { maxLength: 5, length: 4 }
+    const verdict = verifyChain(trail(6).slice(2), { cap })
+    expect(verdict).toMatchObject({ ok: false, index: 0, seq: 3, reason: 'missing' })
+    expect(verdict.ok || verdict.message).toBe(
+      'the trail starts at seq 3: records seq 1-2 are missing, and the cap does not explain it: ' +
+        'the stream holds 4 records, and a cap of 5 never trims it below 5',
+    )
+  })
+
+  it('catches a chain without its oldest records when no cap could have dropped them', () => {
+    const verdict = verifyChain(trail(3).slice(1))
+    expect(verdict).toMatchObject({ ok: false, index: 0, seq: 2, reason: 'missing' })
+    expect(verdict.ok || verdict.message).toBe(
+      'the trail starts at seq 2: record seq 1 is missing, and no cap drops records from it',
+    )
   })
 
   it('catches an edited record whose hash was left alone', () => {

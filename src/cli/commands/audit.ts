@@ -2,8 +2,8 @@
  * `a2a audit verify`: checks an audit trail's hash chain, from a file (AUDIT_SINK=file, or
  * stdout captured to a file) or from the Redis stream (AUDIT_SINK=redis).
  *
- *   a2a audit verify <path> | --file <path>         [--json]
- *   a2a audit verify --redis <url> [--prefix <p>]   [--json]
+ *   a2a audit verify <path>… | --file <path>…                    [--json]
+ *   a2a audit verify --redis <url> [--prefix <p>] [--maxlen <n>]  [--json]
  *
  * Exit codes: 0 the chain is intact, 1 it is broken, 2 a usage error, or the trail cannot be
  * read or holds no record.
@@ -14,6 +14,7 @@ import { Redis } from 'ioredis'
 import { auditKeys } from '../../audit/keys.js'
 import { readAuditFile, readAuditStream } from '../../audit/read.js'
 import type { ChainHead } from '../../audit/record.js'
+import type { StreamCap } from '../../audit/start.js'
 import type { Verdict } from '../../audit/verify.js'
 import { verifyChain } from '../../audit/verify.js'
 import { withoutPassword } from '../../domain/url-password.js'
@@ -21,13 +22,21 @@ import { databaseProblem } from '../../store/redis/database.js'
 
 export const summary = "check the audit trail's hash chain"
 
+/** The server's default AUDIT_STREAM_MAXLEN (src/config.ts). */
+const DEFAULT_MAXLEN = 100_000
+
 export const USAGE = `Usage:
-  a2a audit verify <path> [--json]          (or --file <path>)
-  a2a audit verify --redis <url> [--prefix <prefix>] [--json]
+  a2a audit verify <path>... [--json]       (or --file <path>, repeatable)
+  a2a audit verify --redis <url> [--prefix <prefix>] [--maxlen <n>] [--json]
 
 Checks the audit trail's hash chain. Exit 0: intact; 1: broken; 2: usage or read error, or
 no audit record found.
+Files are one trail in the order given: give rotated files oldest first. A trail must start
+at seq 1, except a Redis stream that its cap may have trimmed.
 --prefix is the server's REDIS_KEY_PREFIX (default a2a:).
+--maxlen is the server's AUDIT_STREAM_MAXLEN (default: $AUDIT_STREAM_MAXLEN, else ${DEFAULT_MAXLEN});
+  0: the stream is not capped. A stream that lacks its first records is broken unless it
+  holds at least this many; with that many, deleting its oldest records is not detected.
 `
 
 export interface Io {
@@ -38,6 +47,7 @@ export interface Io {
 export async function run(
   argv: string[],
   io: Io = { out: process.stdout, err: process.stderr },
+  env: NodeJS.ProcessEnv = process.env,
 ): Promise<number> {
   const usage = (problem: string) => {
     io.err.write(`a2a audit: ${problem}\n\n${USAGE}`)
@@ -49,9 +59,10 @@ export async function run(
       args: argv,
       allowPositionals: true,
       options: {
-        file: { type: 'string' },
+        file: { type: 'string', multiple: true },
         redis: { type: 'string' },
         prefix: { type: 'string', default: 'a2a:' },
+        maxlen: { type: 'string' },
         json: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -64,27 +75,37 @@ export async function run(
     io.out.write(USAGE)
     return 0
   }
-  const [command, path, ...extra] = positionals
+  const [command, ...paths] = positionals
   if (command !== 'verify') return usage(`unknown audit command: ${command ?? '(none)'}`)
-  if (extra.length > 0) return usage(`unexpected arguments: ${extra.join(' ')}`)
-  if (path !== undefined && values.file !== undefined) {
-    return usage('give the file once: as a path or with --file')
+  if (paths.length > 0 && values.file !== undefined) {
+    return usage('give the files as paths or with --file, not both')
   }
-  const file = values.file ?? path
-  if ((file === undefined) === (values.redis === undefined)) {
+  const files = values.file ?? paths
+  if ((files.length === 0) === (values.redis === undefined)) {
     return usage('give exactly one of a file (a path, or --file) or --redis')
   }
   const redisProblem = values.redis === undefined ? undefined : redisUrlProblem(values.redis)
   if (redisProblem) return usage(`--redis ${redisProblem}`)
+  if (files.length > 0 && values.maxlen !== undefined) {
+    return usage("--maxlen is the Redis stream's cap: give it with --redis (a file has no cap)")
+  }
+  // A file has no cap: only a stream's missing start may be explained by one.
+  const cap = files.length > 0 ? undefined : capSetting(values.maxlen, env.AUDIT_STREAM_MAXLEN)
+  if (typeof cap === 'string') return usage(cap)
 
-  let trail: { records: unknown[]; head?: ChainHead; source: string }
+  let trail: { records: unknown[]; head?: ChainHead; cap?: StreamCap; source: string }
   try {
-    trail = file
-      ? { records: await readAuditFile(file), source: file }
-      : {
-          ...(await fromRedis(values.redis!, values.prefix)),
-          source: withoutPassword(values.redis!),
-        }
+    if (cap === undefined) {
+      const records = (await Promise.all(files.map(readAuditFile))).flat()
+      trail = { records, source: files.join(', ') }
+    } else {
+      const { length, ...read } = await fromRedis(values.redis!, values.prefix)
+      trail = {
+        ...read,
+        cap: { maxLength: cap.maxLength, length },
+        source: withoutPassword(values.redis!),
+      }
+    }
   } catch (error) {
     io.err.write(
       `a2a audit: cannot read the audit trail: ${error instanceof Error ? error.message : String(error)}\n`,
@@ -95,17 +116,50 @@ export async function run(
   // Nothing to check is no verdict: a mistyped --prefix, the wrong file, or a trail wiped whole.
   if (trail.records.length === 0 && trail.head === undefined) {
     io.err.write(
-      file
-        ? `a2a audit: ${file} holds no audit records\n`
+      files.length > 0
+        ? `a2a audit: ${trail.source} ${files.length === 1 ? 'holds' : 'hold'} no audit records\n`
         : `a2a audit: ${trail.source} holds no audit records under ${auditKeys(values.prefix).stream} ` +
             `(--prefix is the server's REDIS_KEY_PREFIX, its last ":" included)\n`,
     )
     return 2
   }
 
-  const verdict = verifyChain(trail.records, { ...(trail.head && { head: trail.head }) })
-  io.out.write(values.json ? `${JSON.stringify(verdict)}\n` : describe(verdict, trail.source))
+  const verdict = verifyChain(trail.records, {
+    ...(trail.head && { head: trail.head }),
+    ...(trail.cap && { cap: trail.cap }),
+  })
+  if (values.json) {
+    io.out.write(`${JSON.stringify(verdict)}\n`)
+  } else {
+    const hint = cap === undefined ? ROTATION_HINT : cap.assumed ? DEFAULT_CAP_HINT : undefined
+    io.out.write(describe(verdict, trail.source, hint))
+  }
   return verdict.ok ? 0 : 1
+}
+
+const ROTATION_HINT =
+  'a rotated file continues the one before it: give the files oldest first ' +
+  '(a2a audit verify audit.jsonl.1 audit.jsonl)'
+
+const DEFAULT_CAP_HINT =
+  `the cap is AUDIT_STREAM_MAXLEN's default, ${DEFAULT_MAXLEN}: if the server's is lower, ` +
+  'give it with --maxlen'
+
+/**
+ * The cap to check a stream against: --maxlen, else AUDIT_STREAM_MAXLEN, else the server's
+ * default (`assumed`); a string says what is wrong with the value given.
+ */
+function capSetting(
+  option: string | undefined,
+  setting: string | undefined,
+): { maxLength: number; assumed: boolean } | string {
+  const [name, value] =
+    option !== undefined ? ['--maxlen', option] : ['AUDIT_STREAM_MAXLEN', setting]
+  if (value === undefined || value === '') return { maxLength: DEFAULT_MAXLEN, assumed: true }
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(Number(value))) {
+    return `${name} must be a whole number of records (0: the stream is not capped), not "${value}"`
+  }
+  return { maxLength: Number(value), assumed: false }
 }
 
 /** What is wrong with the URL given to --redis, if anything (before a connection is tried). */
@@ -136,23 +190,27 @@ async function fromRedis(url: string, prefix: string) {
   }
 }
 
-function describe(verdict: Verdict, source: string): string {
+/** The verdict for a person; `hint` follows a trail broken at its start. */
+function describe(verdict: Verdict, source: string, hint?: string): string {
   if (!verdict.ok) {
+    const atStart = verdict.reason === 'missing' && verdict.index === 0 && verdict.count > 0
     return (
       `BROKEN: ${source}: ${verdict.message}\n` +
-      `  reason: ${verdict.reason}; at record ${verdict.index + 1} of ${verdict.count}\n`
+      `  reason: ${verdict.reason}; at record ${verdict.index + 1} of ${verdict.count}\n` +
+      (atStart && hint !== undefined ? `  ${hint}\n` : '')
     )
   }
-  const from =
-    verdict.firstSeq === 1
-      ? 'from the first record'
-      : `from seq ${verdict.firstSeq} (older records were dropped by the cap)`
+  const from = verdict.firstSeq === 1 ? 'from the first record' : `from seq ${verdict.firstSeq}`
+  const notKept =
+    verdict.cap === undefined
+      ? ''
+      : `  records before seq ${verdict.firstSeq} are not kept (the cap is ${verdict.cap})\n`
   const dropped =
     verdict.dropped === undefined
       ? ''
       : `  but ${verdict.dropped} record${verdict.dropped === 1 ? ' was' : 's were'} dropped before they were written (the server's audit queue was full): see its records-dropped records\n`
   return (
     `ok: ${source}: ${verdict.count} records, chain intact ${from} to seq ${verdict.last!.seq}\n` +
-    `  last hash: ${verdict.last!.hash}\n${dropped}`
+    `${notKept}  last hash: ${verdict.last!.hash}\n${dropped}`
   )
 }
