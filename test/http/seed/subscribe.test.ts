@@ -16,7 +16,8 @@ describe('POST /tasks/sendSubscribe (SSE over real HTTP)', () => {
     const body = sendBody('hello stream')
     const response = await sendSubscribe(base, body)
     expect(response.status).toBe(200)
-    expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/)
+    // UTF-8 said aloud: clients that read text/* without a charset as Latin-1 garble the rest.
+    expect(response.headers.get('content-type')).toBe('text/event-stream; charset=utf-8')
     const { frames } = await readAll(response)
     const tasks = frames.map((frame) => JSON.parse(frame.data))
     expect(tasks.map((t) => t.status.state)).toEqual([
