@@ -55,15 +55,38 @@ export class Runner {
   async run(taskId: string, turn: Turn, origin?: WriteOrigin, known?: Task): Promise<TurnResult> {
     const result = await this.#run(taskId, turn, origin, known)
     // A released turn runs on elsewhere; an unrecorded one runs again.
-    if (result.recorded && turn.reason !== 'released') {
-      const task = result.task
-      // Not awaited: the outcome is stored, and the store sends this caller's next admission
-      // after the release (memory releases at once). A failed release is logged, and lapses.
-      if (task && isFinal(task.status.state)) {
-        void this.options.activeTaskCap?.release(task.owner, taskId)
-      }
-    }
+    if (result.recorded && turn.reason !== 'released') this.settle(taskId, result.task)
     return result
+  }
+
+  /**
+   * Ends a task's turn without running it, because it may not run again (a queue used up its
+   * attempts): fails the task with `text`, as a failing turn would, and frees its caller's slot.
+   * Throws what the store throws (TransitionRejectedError: the task had ended already).
+   */
+  async abandon(taskId: string, text: string): Promise<Task> {
+    const message = agentMessage(newId(), [textPart(text)])
+    const { task } = await this.options.store.apply(taskId, {
+      kind: 'status',
+      status: { state: 'failed', timestamp: now(), message },
+      appendToHistory: [message],
+      from: ['submitted', 'working'],
+    })
+    this.settle(taskId, task)
+    return task
+  }
+
+  /**
+   * A turn of the task has ended, as `task` shows (read after the turn's last write): a task it
+   * left final no longer counts against its caller's running-task cap. Every end of a turn comes
+   * here: a run, an abandoned turn, and a turn found ended after its process died.
+   */
+  settle(taskId: string, task: Task | undefined): void {
+    // Not awaited: the outcome is stored, and the store sends this caller's next admission
+    // after the release (memory releases at once). A failed release is logged, and lapses.
+    if (task && isFinal(task.status.state)) {
+      void this.options.activeTaskCap?.release(task.owner, taskId)
+    }
   }
 
   async #run(

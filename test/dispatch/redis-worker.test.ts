@@ -37,12 +37,14 @@ async function workerWith(concurrency: number, { holding = false } = {}) {
   const queue = new WorkQueue(redis, prefix, 'api-and-worker')
   await queue.ensureGroup()
   const given: { taskId: string; known: Task | undefined }[] = []
-  const runner: Pick<Runner, 'run'> = {
+  const runner: Pick<Runner, 'run' | 'abandon' | 'settle'> = {
     run: async (taskId, turn, _origin, known) => {
       given.push({ taskId, known })
       if (holding) await turn.whenAborted()
       return { recorded: true, task: undefined }
     },
+    abandon: () => Promise.reject(new Error('no turn is abandoned here')),
+    settle: () => undefined,
   }
   const events = new MemoryEventLog()
   const worker = new QueueWorker({

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest'
 import { readAuditStream } from '../../src/audit/read.js'
 import type { AuditRecord } from '../../src/audit/record.js'
-import { authHeaders } from '../helpers/auth.js'
+import { TEST_CALLER, authHeaders } from '../helpers/auth.js'
 import type { Server } from './cluster.js'
 import { useCluster, waitFor } from './cluster.js'
 import { get, post, taskFor } from './requests.js'
@@ -152,6 +152,36 @@ describe('work queue: API processes enqueue, worker processes run the skills', (
     })
     expect(failure).toMatchObject({ event: 'state-change', details: { final: true } })
     expect(failure).not.toHaveProperty('requestId')
+  })
+
+  it("frees the caller's running-task slot of a task failed after QUEUE_MAX_ATTEMPTS", async () => {
+    const env = { ROLE: 'worker', QUEUE_MAX_ATTEMPTS: '1' }
+    const [api, victim] = await Promise.all([
+      start('api', { ROLE: 'api', SEND_WAIT_MS: '0', MAX_ACTIVE_TASKS_PER_CALLER: '1' }),
+      start('worker 1', env),
+    ])
+    const task = taskFor('wait')
+    expect((await post(api.url, '/tasks/send', task)).status).toBe(200)
+    await firstRunner(task.id, [victim])
+    // The caller's one slot is taken while the task runs.
+    expect((await post(api.url, '/tasks/send', taskFor('echo'))).body).toMatchObject({
+      error: { code: 'ACTIVE_TASK_LIMIT', limit: 1 },
+    })
+    victim.child.kill('SIGKILL')
+    await victim.exited
+
+    await start('worker 2', env)
+    await waitFor('the task to fail', async () => {
+      const { body } = await get(api.url, `/tasks/${task.id}`)
+      return body.status.state === 'failed' ? body : undefined
+    })
+    // The worker frees the slot right after storing the failure.
+    const leases = `${prefix()}active:{${TEST_CALLER.sub}}`
+    await waitFor('the slot to be freed', async () =>
+      (await redis().zcard(leases)) === 0 ? true : undefined,
+    )
+    const next = await post(api.url, '/tasks/send', taskFor('echo'))
+    expect(next).toMatchObject({ status: 200, body: { status: { state: 'submitted' } } })
   })
 
   it('runs a lost turn when the send is retried, and never queues a second one', async () => {

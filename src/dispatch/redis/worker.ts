@@ -21,9 +21,6 @@ import type { Task } from '../../domain/model.js'
 import type { Redis } from 'ioredis'
 import type { Logger } from 'pino'
 import { ServiceUnavailableError } from '../../domain/errors.js'
-import { newId } from '../../domain/ids.js'
-import { now } from '../../domain/model.js'
-import { agentMessage, textPart } from '../../domain/parts.js'
 import { isTerminal } from '../../domain/state-machine.js'
 import type { AbortReason } from '../../engine/dispatcher.js'
 import type { Runner } from '../../engine/runner.js'
@@ -40,7 +37,8 @@ export interface QueueWorkerOptions {
   connection: Redis
   /** The connection other commands go on (used here to unblock the reader on close). */
   redis: Redis
-  runner: Pick<Runner, 'run'>
+  /** Runs turns, and ends the ones that may not run again (abandon, settle). */
+  runner: Pick<Runner, 'run' | 'abandon' | 'settle'>
   store: TaskStore
   events: EventLog
   log: Logger
@@ -272,7 +270,7 @@ export class QueueWorker {
 
   /** Claims turns whose worker went quiet, and runs them again or fails their task. */
   async #reclaim(): Promise<void> {
-    const { queue, visibilityTimeoutMs, maxAttempts, concurrency, log } = this.#options
+    const { queue, runner, visibilityTimeoutMs, maxAttempts, concurrency, log } = this.#options
     const runningIds = new Set([...this.#running.values()].map(({ entry }) => entry.id))
     const idle = await queue.idle(visibilityTimeoutMs, 100)
     for (const candidate of idle) {
@@ -285,7 +283,12 @@ export class QueueWorker {
       const attemptsUsed = entry.priorAttempts + candidate.deliveries
       if (this.#closing) {
         await this.#release({ ...entry, priorAttempts: attemptsUsed })
-      } else if (await this.#turnEnded(entry)) {
+        continue
+      }
+      const ended = await this.#endedTurn(entry)
+      if (ended) {
+        // Its worker may have died between storing the outcome and freeing the caller's slot.
+        runner.settle(entry.taskId, ended.task)
         await this.#done(entry)
       } else if (attemptsUsed >= maxAttempts) {
         log.warn({ taskId: entry.taskId, attempts: attemptsUsed }, 'turn failed on every attempt')
@@ -302,27 +305,24 @@ export class QueueWorker {
   }
 
   /**
-   * Whether the entry's turn has already ended: its outcome was stored, but its worker died
-   * before acknowledging it. The queue and the task's log are streams of one Redis, so the
-   * log's events after the entry's id are the ones written since the turn was queued.
+   * The task as it is now, when the entry's turn has already ended (task undefined: it is gone):
+   * its outcome was stored, but its worker died before acknowledging it. Undefined while the
+   * turn has not ended. The queue and the task's log are streams of one Redis, so the log's
+   * events after the entry's id are the ones written since the turn was queued.
    */
-  async #turnEnded(entry: QueuedTurn): Promise<boolean> {
+  async #endedTurn(entry: QueuedTurn): Promise<{ task: Task | undefined } | undefined> {
     const task = await this.#options.store.get(entry.taskId)
-    if (!task || isTerminal(task.status.state)) return true
+    if (!task || isTerminal(task.status.state)) return { task }
     const since = await this.#options.events.read(entry.taskId, entry.id)
-    return since.some(({ event }) => event.kind === 'status-update' && event.final)
+    const ended = since.some(({ event }) => event.kind === 'status-update' && event.final)
+    return ended ? { task } : undefined
   }
 
+  /** Fails the task of a turn that used up its attempts (the runner frees its caller's slot). */
   async #fail(entry: QueuedTurn, attempts: number): Promise<void> {
     const text = `The task failed after ${attempts} attempts: its worker stopped responding`
-    const message = agentMessage(newId(), [textPart(text)])
     try {
-      await this.#options.store.apply(entry.taskId, {
-        kind: 'status',
-        status: { state: 'failed', timestamp: now(), message },
-        appendToHistory: [message],
-        from: ['submitted', 'working'],
-      })
+      await this.#options.runner.abandon(entry.taskId, text)
     } catch (error) {
       // Redis down: try again next round. Otherwise (refused, gone, unreadable) it is settled.
       if (error instanceof ServiceUnavailableError || redisUnavailable(error)) return
