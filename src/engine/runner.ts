@@ -5,6 +5,7 @@
  */
 import type { Logger } from 'pino'
 import type { TaskChange } from '../domain/events.js'
+import { ServiceUnavailableError } from '../domain/errors.js'
 import { logFailure } from '../domain/log-failure.js'
 import { newId } from '../domain/ids.js'
 import type { Message, Task, TaskState } from '../domain/model.js'
@@ -30,8 +31,13 @@ export interface RunnerOptions {
   activeTaskCap?: ActiveTaskCap
 }
 
-/** How a turn ended: `recorded` false when the store failed before its writes were stored. */
-export type TurnResult = { recorded: true; task: Task | undefined } | { recorded: false }
+/**
+ * How a turn ended: `recorded` false when the store failed before its writes were stored;
+ * `storeUnavailable` then tells an outage (the store was unreachable: the turn can run again
+ * once it is back) from a fault.
+ */
+export type TurnResult =
+  { recorded: true; task: Task | undefined } | { recorded: false; storeUnavailable: boolean }
 
 interface TransitionOptions {
   /** The status message (agent text, or a whole message); it joins the history too. */
@@ -123,7 +129,7 @@ export class Runner {
         { refused: 'turn stopped', failed: 'turn failed outside the skill' },
         { err: error, taskId },
       )
-      return { recorded: false }
+      return { recorded: false, storeUnavailable: error instanceof ServiceUnavailableError }
     }
   }
 

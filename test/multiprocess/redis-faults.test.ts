@@ -107,6 +107,32 @@ describe.skipIf(!hasRedisServer)('Redis faults', () => {
     expect(recorded(task.id).filter((r) => r.event === 'start')).toHaveLength(2)
   })
 
+  it('runs a turn that Redis restarts stopped again on its own worker, using no attempt', async () => {
+    const server = await start('A', { SEND_WAIT_MS: '0', QUEUE_MAX_ATTEMPTS: '2' })
+    const task = taskFor('wait', 'finish after 300')
+    await post(server.url, '/tasks/send', task)
+    const starts = () => recorded(task.id).filter((r) => r.event === 'start')
+
+    // Twice, as in a rolling restart: each run finishes while Redis is down, so its outcome
+    // cannot be stored. The worker is alive all along: that is no failed attempt.
+    for (let run = 1; run <= 2; run++) {
+      await waitFor(`run ${run} to start`, () => (starts().length >= run ? true : undefined))
+      await redis.stop()
+      await new Promise((resolve) => setTimeout(resolve, 600))
+      await redis.start()
+    }
+
+    const ended = await waitFor('the task to end', async () => {
+      const reply = await get(server.url, `/tasks/${task.id}`)
+      return reply.status === 200 && reply.body.status.state !== 'working' ? reply : undefined
+    })
+    expect(ended.body.status).toMatchObject({
+      state: 'completed',
+      message: { parts: [{ text: 'finished after 300 ms' }] },
+    })
+    expect(starts().map((r) => r.pid)).toEqual([server.pid, server.pid, server.pid])
+  })
+
   it('ends an open stream when Redis goes away; resumed once it is back, the stream loses nothing', async () => {
     const server = await start('A')
     const task = taskFor('wait', 'finish after 1500')

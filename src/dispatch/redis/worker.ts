@@ -11,8 +11,12 @@
  * - A turn whose entry stays idle longer than the visibility timeout lost its worker (killed,
  *   frozen, cut off from Redis): any worker's reclaim round claims it and runs it again (skills
  *   are re-entrant). After QUEUE_MAX_ATTEMPTS attempts the task fails with a message saying why.
- * - A turn is acknowledged (and its entry deleted) only once its outcome is stored; a turn
- *   whose outcome could not be written stays pending and is reclaimed.
+ * - A turn is acknowledged (and its entry deleted) only once its outcome is stored. A turn that
+ *   Redis being unreachable stopped is run again by its own worker once Redis is back: the entry
+ *   is still its own, so no claim is made and the delivery counter, the attempts, stays as it
+ *   was. Right after an outage no worker reclaims for one visibility timeout, so that living
+ *   workers heartbeat their turns first. A turn stopped by any other store failure stays
+ *   pending, and a reclaim runs it again as a new attempt.
  * - On close, the worker stops taking turns, waits the grace period (its heartbeats go on, so
  *   no other worker takes a turn that is still draining), then hands the turns still running
  *   back to the queue for another worker, without failing their tasks.
@@ -51,8 +55,21 @@ export interface QueueWorkerOptions {
 
 interface RunningTurn {
   entry: QueuedTurn
+  /** The turn's current run: a new one when the worker runs the turn again (see #run). */
   turn: Turn
   done: Promise<void>
+}
+
+/** Why a reclaimed turn's last attempt ended, as the log and its task's status say it. */
+const LOST_TURN = {
+  worker: {
+    log: 'reclaimed a turn whose worker stopped responding',
+    status: 'its worker stopped responding',
+  },
+  store: {
+    log: 'reclaimed a turn this worker stopped after a task store failure',
+    status: 'the task store failed during its turn',
+  },
 }
 
 /** How long one blocking read waits before it looks at the worker's state again. */
@@ -77,9 +94,17 @@ export class QueueWorker {
   #slotFreed: (() => void) | undefined
   #readerId: number | undefined
   #failing = false
+  /** When the commands connection last came back after losing Redis (0: never lost it). */
+  #reconnectedAt = 0
 
   constructor(options: QueueWorkerOptions) {
     this.#options = options
+    let lost = false
+    options.redis.on('close', () => (lost = true))
+    options.redis.on('ready', () => {
+      if (lost) this.#reconnectedAt = Date.now()
+      lost = false
+    })
     // CLIENT UNBLOCK needs the reader's id; it changes with every reconnection.
     options.connection.on('ready', () => {
       options.connection.client('ID').then(
@@ -217,22 +242,62 @@ export class QueueWorker {
   }
 
   #start(entry: QueuedTurn, known?: Task): void {
-    const turn = new Turn()
-    const running: RunningTurn = { entry, turn, done: Promise.resolve() }
+    const running: RunningTurn = { entry, turn: new Turn(), done: Promise.resolve() }
     this.#running.set(entry.taskId, running)
-    running.done = this.#run(entry, turn, known).finally(() => {
+    running.done = this.#run(running, known).finally(() => {
       if (this.#running.get(entry.taskId) === running) this.#running.delete(entry.taskId)
       this.#slotFreed?.()
     })
   }
 
-  async #run(entry: QueuedTurn, turn: Turn, known: Task | undefined): Promise<void> {
+  async #run(running: RunningTurn, known: Task | undefined): Promise<void> {
+    const { entry } = running
     const origin = entry.requestId === undefined ? undefined : { requestId: entry.requestId }
-    const result = await this.#options.runner.run(entry.taskId, turn, origin, known)
-    // Released: another worker has the turn now (or gets it from close()).
-    // Not recorded: the store failed; the entry stays pending and is reclaimed.
-    if (turn.reason === 'released' || !result.recorded) return
-    await this.#done(entry, result.task)
+    for (;;) {
+      const result = await this.#options.runner.run(entry.taskId, running.turn, origin, known)
+      // Released: another worker has the turn now (or gets it from close()).
+      if (running.turn.reason === 'released') return
+      if (result.recorded) return this.#done(entry, result.task)
+      // Another store failure: the entry stays pending, and a reclaim runs it as a new attempt.
+      if (!result.storeUnavailable) return
+      // Redis went away under a live turn: no worker failed, so no attempt is used. The entry
+      // is still this worker's, and it runs the turn again here once Redis is back.
+      if (!(await this.#storeBack(running))) return
+      running.turn = new Turn()
+      known = undefined
+    }
+  }
+
+  /**
+   * Waits for Redis to come back after it stopped a turn: true once the turn's entry is still
+   * this worker's (a heartbeat says so), false when the turn is no longer its to run (taken
+   * over, handed back on close, or a store fault that a reclaim will deal with).
+   */
+  async #storeBack(running: RunningTurn): Promise<boolean> {
+    const { queue, log } = this.#options
+    const { entry } = running
+    log.warn(
+      { taskId: entry.taskId },
+      'turn stopped while Redis was unavailable; it runs again here once Redis is back, using no attempt',
+    )
+    for (let failures = 0; ; failures++) {
+      if (running.turn.reason === 'released') return false
+      if (this.#closing) {
+        await this.#release(entry)
+        return false
+      }
+      try {
+        if ((await queue.heartbeat([entry.id])).has(entry.id)) return true
+        log.warn({ taskId: entry.taskId }, 'another worker took over this turn')
+        return false
+      } catch (error) {
+        if (!redisUnavailable(error)) {
+          log.error({ err: error, taskId: entry.taskId }, 'cannot run a turn again')
+          return false
+        }
+        await pause(Math.min(100 * 2 ** failures, 1000))
+      }
+    }
   }
 
   /** Tells a turn's dispatcher that it has ended, and acknowledges it. */
@@ -271,16 +336,21 @@ export class QueueWorker {
   /** Claims turns whose worker went quiet, and runs them again or fails their task. */
   async #reclaim(): Promise<void> {
     const { queue, runner, visibilityTimeoutMs, maxAttempts, concurrency, log } = this.#options
+    if (this.#justReconnected()) return
     const runningIds = new Set([...this.#running.values()].map(({ entry }) => entry.id))
     const idle = await queue.idle(visibilityTimeoutMs, 100)
     for (const candidate of idle) {
-      if (this.#closing) return
+      // Checked again: a command issued during an outage is sent once Redis is back.
+      if (this.#closing || this.#justReconnected()) return
       if (runningIds.has(candidate.id)) continue
       const exhausted = candidate.deliveries >= maxAttempts
       if (!exhausted && this.#running.size >= concurrency) continue
       const [entry] = await queue.claim([candidate.id], visibilityTimeoutMs)
       if (!entry) continue
       const attemptsUsed = entry.priorAttempts + candidate.deliveries
+      // A worker never reclaims a turn it runs, and runs again itself one that an outage
+      // stopped: its own entry is a turn it left pending after another store failure.
+      const lost = LOST_TURN[candidate.consumer === queue.consumer ? 'store' : 'worker']
       if (this.#closing) {
         await this.#release({ ...entry, priorAttempts: attemptsUsed })
         continue
@@ -292,16 +362,26 @@ export class QueueWorker {
         await this.#done(entry)
       } else if (attemptsUsed >= maxAttempts) {
         log.warn({ taskId: entry.taskId, attempts: attemptsUsed }, 'turn failed on every attempt')
-        await this.#fail(entry, attemptsUsed)
+        await this.#fail(entry, attemptsUsed, lost.status)
       } else {
         log.warn(
           { taskId: entry.taskId, from: candidate.consumer, attempt: attemptsUsed + 1 },
-          'reclaimed a turn whose worker stopped responding',
+          lost.log,
         )
         this.#start({ ...entry, priorAttempts: attemptsUsed })
       }
     }
     await this.#forgetDeadConsumers()
+  }
+
+  /**
+   * True while Redis is unreachable, and for one visibility timeout after it is back: every
+   * running turn's entry looks idle then (its heartbeats failed), so the living workers get that
+   * long to heartbeat theirs before anyone reclaims.
+   */
+  #justReconnected(): boolean {
+    const { redis, visibilityTimeoutMs } = this.#options
+    return redis.status !== 'ready' || Date.now() - this.#reconnectedAt < visibilityTimeoutMs
   }
 
   /**
@@ -318,9 +398,12 @@ export class QueueWorker {
     return ended ? { task } : undefined
   }
 
-  /** Fails the task of a turn that used up its attempts (the runner frees its caller's slot). */
-  async #fail(entry: QueuedTurn, attempts: number): Promise<void> {
-    const text = `The task failed after ${attempts} attempts: its worker stopped responding`
+  /**
+   * Fails the task of a turn that used up its attempts, saying why the last one ended (the
+   * runner frees its caller's slot).
+   */
+  async #fail(entry: QueuedTurn, attempts: number, why: string): Promise<void> {
+    const text = `The task failed after ${attempts} attempts: ${why}`
     try {
       await this.#options.runner.abandon(entry.taskId, text)
     } catch (error) {

@@ -1,0 +1,93 @@
+/**
+ * A Redis outage as the work queue's workers see it: once Redis is back, the entry of every
+ * running turn looks idle (its heartbeats failed meanwhile), though its worker lives. A worker
+ * that reconnects waits one visibility timeout before it reclaims, so a turn whose worker
+ * heartbeats within that time stays with it, and no attempt is used. A private redis-server,
+ * stopped and started again; the turn's worker (A) is played by the test.
+ */
+import type { Redis } from 'ioredis'
+import pino from 'pino'
+import { afterEach, describe, expect, it } from 'vitest'
+import { QueueWorker } from '../../src/dispatch/redis/worker.js'
+import type { Runner } from '../../src/engine/runner.js'
+import { MemoryEventLog } from '../../src/store/memory/event-log.js'
+import { MemoryTaskStore } from '../../src/store/memory/task-store.js'
+import { connectRedis } from '../../src/store/redis/connection.js'
+import { WorkQueue } from '../../src/store/redis/work-queue.js'
+import { waitFor } from '../multiprocess/cluster.js'
+import { PrivateRedis, hasRedisServer } from '../multiprocess/private-redis.js'
+
+const VISIBILITY_TIMEOUT_MS = 1000
+const prefix = 'test:a2a:outage:'
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+let redis: PrivateRedis | undefined
+const opened: Redis[] = []
+let worker: QueueWorker | undefined
+afterEach(async () => {
+  await worker?.close(0)
+  for (const connection of opened.splice(0)) connection.disconnect()
+  await redis?.remove()
+})
+
+function connect(url: string, name: string): Redis {
+  const connection = connectRedis(url, name)
+  connection.on('error', () => undefined)
+  opened.push(connection)
+  return connection
+}
+
+describe.skipIf(!hasRedisServer)('QueueWorker: reclaiming after a Redis outage', () => {
+  it("leaves a living worker's turn to it while that worker reconnects", async () => {
+    redis = await PrivateRedis.start()
+    const commands = connect(redis.url, 'commands')
+    const queue = new WorkQueue(commands, prefix, 'worker B')
+    await queue.ensureGroup()
+    // Worker A takes the turn.
+    const workerA = new WorkQueue(commands, prefix, 'worker A')
+    await queue.enqueue('task-1', 'api')
+    const [turn] = await workerA.take(connect(redis.url, 'reader A'), 1, 100)
+    expect(turn).toBeDefined()
+
+    // Worker B would claim it, and fail its task at once (one attempt allowed).
+    const calls: string[] = []
+    const runner: Pick<Runner, 'run' | 'abandon' | 'settle'> = {
+      run: async (taskId) => {
+        calls.push(`run ${taskId}`)
+        return { recorded: true, task: undefined }
+      },
+      abandon: (taskId) => {
+        calls.push(`abandon ${taskId}`)
+        return Promise.reject(new Error('not stored'))
+      },
+      settle: (taskId) => void calls.push(`settle ${taskId}`),
+    }
+    const events = new MemoryEventLog()
+    worker = new QueueWorker({
+      queue,
+      connection: connect(redis.url, 'reader B'),
+      redis: commands,
+      runner,
+      store: new MemoryTaskStore(events),
+      events,
+      log: pino({ level: 'silent' }),
+      concurrency: 1,
+      visibilityTimeoutMs: VISIBILITY_TIMEOUT_MS,
+      maxAttempts: 1,
+      onEnded: () => undefined,
+    })
+    worker.start()
+
+    // Longer than the visibility timeout: the entry is past it when Redis is back.
+    await redis.stop()
+    await sleep(1500)
+    await redis.start()
+    await waitFor('worker B to reconnect', () => (commands.status === 'ready' ? true : undefined))
+    // B's reclaim rounds (every half visibility timeout) run meanwhile; A heartbeats late.
+    await sleep(700)
+
+    expect(await workerA.heartbeat([turn!.id])).toEqual(new Set([turn!.id]))
+    expect(await queue.idle(0, 10)).toMatchObject([{ consumer: 'worker A', deliveries: 1 }])
+    expect(calls).toEqual([])
+  })
+})
