@@ -4,7 +4,7 @@
  * string literals assigned to something named like a secret, where the value must look real:
  * environment lookups are not literals, and empty strings, placeholders, paths, env-var names,
  * labels and prose are not secrets. Config files (.env, YAML, properties, Dockerfiles) write
- * values without quotes; those count too.
+ * values without quotes; those count too. So do SQL statements that give an account a password.
  */
 import type { Language } from './languages.js'
 
@@ -55,10 +55,32 @@ const NOT_A_VALUE = /^[!*&|>{[#]/
 /** `password == "hunter2"`: a secret compared with a literal is written into the code too. */
 const COMPARISON = /([A-Za-z_$][\w$]*)\s*(?:===?|!==?)\s*[rbuRBU]?(["'`])((?:\\.|(?!\2).)*)\2/g
 
+/** A quoted SQL string: group 1 is the quote, group 2 the value. */
+const SQL_STRING = String.raw`(['"])((?:\\.|(?!\1).)*)\1`
+
+/**
+ * SQL that gives an account a password, the value in group 2: `CREATE USER app WITH PASSWORD
+ * '…'`, `ALTER ROLE app LOGIN PASSWORD '…'` (or that clause on a line of its own), `SET PASSWORD
+ * FOR app = '…'`, `GRANT … IDENTIFIED BY '…'` (Oracle's unquoted too). MySQL's `IDENTIFIED BY
+ * PASSWORD '*…'` and Oracle's `IDENTIFIED BY VALUES '…'` give a hash, not the password. Bind
+ * variables (`:pw`, `$1`, `?`) are not strings; `PASSWORD = '…'` is an assignment, read above.
+ */
+const SQL_PASSWORD = [
+  String.raw`\b(?:USER|ROLE)\b[^;]*?(?<!\bBY\s+)\bPASSWORD\s+` + SQL_STRING,
+  String.raw`^\s*(?:(?:WITH|LOGIN|ENCRYPTED|UNENCRYPTED)\s+)*PASSWORD\s+` + SQL_STRING,
+  String.raw`\bSET\s+PASSWORD\b[^=;]*=\s*(?:PASSWORD\s*\(\s*)?` + SQL_STRING,
+  String.raw`\bIDENTIFIED\s+(?:WITH\s+\S+\s+)?BY\s+(?!(?:PASSWORD|VALUES)\b)` + SQL_STRING,
+  String.raw`\bIDENTIFIED\s+(?:WITH\s+\S+\s+)?BY\s+(?!(?:PASSWORD|VALUES)\b)()([^\s;:$&?@'"][^\s;'"),]*)`,
+].map((source) => new RegExp(source, 'i'))
+
 export function assignsSecret(text: string, language?: Language): boolean {
   for (const match of [...text.matchAll(ASSIGNMENT), ...text.matchAll(COMPARISON)]) {
     const [, name = '', , value = ''] = match
     if (SECRET_NAME.test(name) && looksReal(value, name)) return true
+  }
+  for (const pattern of SQL_PASSWORD) {
+    const value = pattern.exec(text)?.[2]
+    if (value !== undefined && !HASHED.test(value) && looksReal(value, 'password')) return true
   }
   if (language !== undefined && language !== 'shell') return false
   const config = CONFIG_ASSIGNMENT.exec(text) ?? DOCKER_ENV.exec(text)
@@ -67,6 +89,9 @@ export function assignsSecret(text: string, language?: Language): boolean {
   const value = written.replace(/\s+#.*$/, '')
   return SECRET_NAME.test(name) && !NOT_A_VALUE.test(value) && looksReal(value, name)
 }
+
+/** PostgreSQL takes a password already hashed (`md5…`, `SCRAM-SHA-256$…`): not the password. */
+const HASHED = /^(?:md5[0-9a-f]{32}|SCRAM-SHA-256\$.*)$/
 
 /** Names where a person picks the value; for tokens and keys ("Token", "sort_key") we want randomness. */
 const CHOSEN_SECRET = /(?:password|passwd|passphrase|pwd|secret|credentials?)$/i
