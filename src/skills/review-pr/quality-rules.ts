@@ -2,6 +2,7 @@
  * Style, bug and performance rules: things a careful reviewer would comment on. Patterns that are
  * legitimate as often as not (`fmt.Println` in Go, `==` in JavaScript) are left out on purpose.
  */
+import { stringLiterals, withoutLiteralBodies } from './literals.js'
 import { anyOf, perLanguage, type Rule } from './rule.js'
 
 const JS_DEBUG_OUTPUT = [/\bconsole\.(?:log|debug|trace)\s*\(/]
@@ -12,6 +13,18 @@ const JS_SYNC_FS = [
   /(?:\bfs\.|(?<![\w$.]))(?:readFileSync|writeFileSync|appendFileSync|readdirSync)\s*\(/,
 ]
 const JS_DEEP_CLONE = [/\bJSON\.parse\s*\(\s*JSON\.stringify\s*\(/]
+
+/**
+ * A DELETE or UPDATE that starts and ends (`;`) on the line with no WHERE (or LIMIT) before its
+ * end: it changes every row. A statement that goes on to the next line may have its WHERE there.
+ */
+const WRITE_STATEMENT =
+  /^\s*(?:DELETE\s+FROM\s|UPDATE\s+(?:ONLY\s+)?[\w.`"[\]]+(?:\s+(?:AS\s+)?\w+)?\s+SET\s)([^;]*);/i
+const writesEveryRow = (text: string): boolean => {
+  // Emptied strings: a `;` or a WHERE inside `'…'` ends nothing.
+  const statement = WRITE_STATEMENT.exec(withoutLiteralBodies(text, stringLiterals(text)))
+  return statement !== null && !/\b(?:WHERE|LIMIT)\b/i.test(statement[1] ?? '')
+}
 
 export const qualityRules: readonly Rule[] = [
   {
@@ -80,6 +93,17 @@ export const qualityRules: readonly Rule[] = [
     }),
     issue: 'Error silently swallowed',
     recommendation: 'Handle the error, log it with context, or let it propagate',
+  },
+  {
+    id: 'missing-where',
+    category: 'bugs',
+    severity: 'medium',
+    languages: ['sql'],
+    matches: writesEveryRow,
+    issue: 'DELETE/UPDATE without a WHERE clause changes every row of the table',
+    recommendation:
+      'Add the WHERE clause that selects the rows meant; if every row is meant, say so ' +
+      '(TRUNCATE, or WHERE true with a comment)',
   },
   {
     id: 'none-comparison',

@@ -1,6 +1,6 @@
 /**
- * SQL files and SQL in code: passwords given to database accounts, written into a migration or a
- * setup script, and the placeholders that stand in for them.
+ * SQL files and SQL in code: passwords given to database accounts (and the placeholders that
+ * stand in for them), and DELETE/UPDATE statements that change every row.
  */
 import { describe, expect, it } from 'vitest'
 import { briefs, lines, newFile } from './fixtures.js'
@@ -70,5 +70,35 @@ describe('review-pr on SQL: account passwords', () => {
       ]),
     )
     expect(briefs(diff)).toEqual([])
+  })
+})
+
+describe('review-pr on SQL: statements that change every row', () => {
+  it('flags DELETE and UPDATE without WHERE in a migration, not those with one', () => {
+    const diff = lines(
+      'diff --git a/db/schema.sql b/db/schema.sql',
+      'index 3a4b5c6..7d8e9f0 100644',
+      '--- a/db/schema.sql',
+      '+++ b/db/schema.sql',
+      '@@ -4,4 +4,13 @@ CREATE TABLE users (',
+      '   name text NOT NULL',
+      ' );',
+      ' ',
+      '+DELETE FROM users;',
+      "+UPDATE users SET name = 'x';",
+      "+update accounts a set status = 'closed; for good';",
+      '+DELETE FROM sessions WHERE expires_at < now();',
+      "+UPDATE users SET name = 'y' WHERE id = 1;",
+      "+UPDATE users SET note = 'no where; at all' WHERE id = 2;",
+      '+DELETE FROM audit_log',
+      "+  WHERE created_at < now() - interval '90 days';",
+      '+SELECT count(*) FROM users;',
+      ' COMMIT;',
+    )
+    expect(briefs(diff)).toEqual([
+      'db/schema.sql:7 medium missing-where',
+      'db/schema.sql:8 medium missing-where',
+      'db/schema.sql:9 medium missing-where',
+    ])
   })
 })
