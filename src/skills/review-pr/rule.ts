@@ -1,5 +1,6 @@
 /** What a review rule is, and the small pieces the rule tables are built from. */
 import type { Language } from './languages.js'
+import { stringLiterals, withoutLiteralBodies } from './literals.js'
 
 export const CATEGORIES = ['security', 'style', 'bugs', 'performance'] as const
 export type Category = (typeof CATEGORIES)[number]
@@ -54,4 +55,41 @@ export function isComment(text: string, language: Language | undefined): boolean
   if (language === 'sql') return line.startsWith('--') || line.startsWith('/*')
   if (language === 'php' && line.startsWith('#')) return true
   return line.startsWith('//') || line.startsWith('/*') || /^\*(?:\s|\/|$)/.test(line)
+}
+
+/** Where a comment that ends a line of code starts, per language. */
+function trailingComment(language: Language): RegExp {
+  if (HASH_COMMENTS.has(language)) return /#/
+  if (language === 'php') return /#|\/\//
+  if (language === 'sql') return /--/
+  return /\/\//
+}
+
+/**
+ * The code on a line: string bodies emptied and a trailing comment cut. For rules about calls,
+ * which a string or a comment that names them (`"use literal_eval, not eval(x)"`) does not make.
+ */
+export function codeOf(text: string, language: Language | undefined): string {
+  const code = withoutLiteralBodies(text, stringLiterals(text))
+  if (language === undefined) return code
+  const comment = trailingComment(language).exec(code)
+  return comment === null ? code : code.slice(0, comment.index)
+}
+
+/**
+ * A rule part that tests only the code of a line (see `codeOf`), except in languages whose
+ * strings are the code (`wholeLine`): the shell's `eval "$1"` runs its string.
+ */
+export function inCode(
+  part: Pick<Rule, 'languages' | 'matches'>,
+  wholeLine: readonly Language[] = [],
+): Pick<Rule, 'languages' | 'matches'> {
+  return {
+    languages: part.languages,
+    matches: (text, language) =>
+      part.matches(
+        language !== undefined && wholeLine.includes(language) ? text : codeOf(text, language),
+        language,
+      ),
+  }
 }

@@ -1,5 +1,5 @@
 /** Security rules. Each pattern aims at a line that is wrong as written, not merely suspicious. */
-import { anyOf, perLanguage, type Rule } from './rule.js'
+import { anyOf, inCode, perLanguage, type Rule } from './rule.js'
 import { assignsSecret, containsCredential } from './secrets.js'
 import { buildsSql } from './sql-injection.js'
 
@@ -61,16 +61,20 @@ export const securityRules: readonly Rule[] = [
     id: 'code-eval',
     category: 'security',
     severity: 'high',
-    ...perLanguage({
-      python: [/(?<![\w.])(?:eval|exec)\s*\(/],
-      javascript: JS_EVAL,
-      typescript: JS_EVAL,
-      ruby: [/(?<![\w.])eval[\s(]/],
-      php: [/(?<![\w$>])eval\s*\(/, /\bcreate_function\s*\(/],
-      // `eval "$1"`, `eval $cmd`: the shell runs whatever the value holds. (`eval "$(ssh-agent
-      // -s)"` runs a known command's output: the usual idiom, not flagged.)
-      shell: [/(?:^|[;&|(]\s*|\s)eval\s+["']?\$(?:\{|[\w@*])/],
-    }),
+    // "use ast.literal_eval, not eval(x)": an eval named in a string or a comment runs nothing.
+    ...inCode(
+      perLanguage({
+        python: [/(?<![\w.])(?:eval|exec)\s*\(/],
+        javascript: JS_EVAL,
+        typescript: JS_EVAL,
+        ruby: [/(?<![\w.])eval[\s(]/],
+        php: [/(?<![\w$>])eval\s*\(/, /\bcreate_function\s*\(/],
+        // `eval "$1"`, `eval $cmd`: the shell runs whatever the value holds. (`eval "$(ssh-agent
+        // -s)"` runs a known command's output: the usual idiom, not flagged.)
+        shell: [/(?:^|[;&|(]\s*|\s)eval\s+["']?\$(?:\{|[\w@*])/],
+      }),
+      ['shell'],
+    ),
     issue: 'Dynamic code execution (eval/exec) can run attacker-controlled code',
     recommendation:
       'Avoid evaluating strings as code; parse data with a real parser (json, ast.literal_eval) ' +

@@ -29,6 +29,30 @@ describe('security: code execution, shell, hashing, TLS, deserialization', () =>
     ])
   })
 
+  it('does not flag eval named in a string or a comment, only eval called', () => {
+    const diff = lines(
+      '--- a/app/docs.py',
+      '+++ b/app/docs.py',
+      '@@ -1 +1,6 @@',
+      ' """Helpers."""',
+      '+# Never call eval() on user input.',
+      '+HELP = "use ast.literal_eval instead of eval(x)"',
+      "+msg = 'do not call exec(code) here'  # nor eval(x)",
+      '+value = ast.literal_eval(text)  # safe, unlike eval(text)',
+      "+result = eval(expr)  # TODO: don't",
+      newFile('web/help.ts', [
+        "export const HINT = 'Avoid eval(input); use JSON.parse(input)'",
+        'const ok = JSON.parse(body) // never eval(body)',
+        'setTimeout("tick()", 100)',
+      ]),
+    )
+    expect(briefs(diff)).toEqual([
+      'app/docs.py:6 high code-eval',
+      'web/help.ts:3 high code-eval',
+      'app/docs.py:6 low todo-comment',
+    ])
+  })
+
   it('flags shell commands built from values, not argument lists or constant commands', () => {
     const diff = lines(
       newFile('scripts/backup.py', [
