@@ -9,6 +9,18 @@ const SH_DASH_C = String.raw`"(?:/(?:usr/)?bin/)?(?:ba|z)?sh"\s*,\s*"-c"\s*,\s*`
 
 /** MD5/SHA-1 named as an algorithm or called: `hashlib.md5(`, `createHash('sha1')`, `md5Hex(`. */
 const WEAK_HASH = /(?:\bmd5|\bsha-?1)(?:\s*\(|\.|Hex\b|['"])|['"](?:md5|sha-?1)['"]/i
+/**
+ * A password by name: `password`, `passwd`, `passphrase` anywhere (`hashPassword`), and the
+ * short `pw`, `pwd`, `pass` as a whole part of a name (`pw`, `raw_pw`, `userPwd`, `$pass`, `DB_PW`),
+ * not inside a word (`bypass`, `compass`). Tokens and secrets are random: a fast hash of them is
+ * not the flaw this rule reports.
+ */
+const PASSWORD_NAME = [
+  /passw(?:or)?d|passphrase/i,
+  /(?<![A-Za-z0-9])(?:pw|pwd|pass)(?![a-z0-9])/,
+  /(?<![A-Za-z0-9])(?:PW|PWD|PASS)(?![A-Za-z0-9])/,
+  /(?<=[a-z0-9])(?:Pw|Pwd|Pass)(?![a-z0-9])/,
+]
 
 const JS_EVAL = [
   /(?<![\w$.])eval\s*\(/,
@@ -115,8 +127,7 @@ export const securityRules: readonly Rule[] = [
     severity: 'high',
     languages: 'all',
     // HMAC-MD5 (CRAM-MD5 logins) keys a MAC with the password; it does not store a hash of it.
-    matches: (text) =>
-      WEAK_HASH.test(text) && /passw(?:or)?d|passphrase|\bpwd\b/i.test(text) && !/hmac/i.test(text),
+    matches: (text) => WEAK_HASH.test(text) && anyOf(...PASSWORD_NAME)(text) && !/hmac/i.test(text),
     issue: 'Password hashed with MD5/SHA-1, which are fast and broken for this purpose',
     recommendation: 'Hash passwords with a slow, salted KDF: bcrypt, scrypt or Argon2',
   },

@@ -111,6 +111,46 @@ describe('security: code execution, shell, hashing, TLS, deserialization', () =>
     ])
   })
 
+  it('flags MD5/SHA-1 of a password under a short name (pw, pwd, pass), not of file contents', () => {
+    const diff = lines(
+      'diff --git a/app/users.py b/app/users.py',
+      'index 1415ac6..57815d7 100644',
+      '--- a/app/users.py',
+      '+++ b/app/users.py',
+      '@@ -9,3 +9,19 @@ def get_conn():',
+      ' def find_user(name):',
+      '     cur = get_conn().cursor()',
+      '     return cur.fetchone()',
+      '+',
+      '+',
+      '+def hash_password(pw):',
+      '+    return hashlib.md5(pw.encode()).hexdigest()',
+      '+',
+      '+',
+      '+def check(user, raw_pw):',
+      '+    return user.pw_hash == hashlib.sha1(raw_pw.encode()).hexdigest()',
+      '+',
+      '+',
+      '+def file_checksum(path):',
+      "+    with open(path, 'rb') as f:",
+      '+        return hashlib.md5(f.read()).hexdigest()',
+      '+',
+      '+def etag(payload, bypass_cache):',
+      '+    return hashlib.sha1(payload).hexdigest() if not bypass_cache else None',
+      newFile('public/login.php', ['<?php', '$hash = md5($pass);', '$etag = md5($compass);']),
+      newFile('src/users.ts', [
+        "const digest = createHash('md5').update(userPw).digest('hex')",
+        "const key = createHash('md5').update(JSON.stringify(query)).digest('hex')",
+      ]),
+    )
+    expect(briefs(diff)).toEqual([
+      'app/users.py:15 high weak-password-hash',
+      'app/users.py:19 high weak-password-hash',
+      'public/login.php:2 high weak-password-hash',
+      'src/users.ts:1 high weak-password-hash',
+    ])
+  })
+
   it('flags disabled TLS verification in Python, Node, Go and shell', () => {
     const diff = lines(
       newFile('client/http.py', [
