@@ -70,7 +70,7 @@ async function execute(ctx: SkillContext): Promise<SkillOutcome | void> {
   if (ctx.signal.aborted) return
 
   const sorted = sortFindings(findings)
-  const summary = summaryLine(sorted, files.length) + uncountedNote(files)
+  const summary = summaryLine(sorted, files) + uncountedNote(files)
   ctx.log.debug({ files: files.length, findings: sorted.length }, 'review finished')
   await ctx.emitArtifact({
     name: 'review-findings',

@@ -5,16 +5,22 @@ import { SEVERITIES } from './rule.js'
 
 const plural = (count: number, noun: string): string => `${count} ${noun}${count === 1 ? '' : 's'}`
 
-/** "3 findings in 2 files: 1 critical, 1 high, 1 low", or "No issues found in 2 files". */
-export function summaryLine(findings: readonly Finding[], reviewedFiles: number): string {
-  if (findings.length === 0) return `No issues found in ${plural(reviewedFiles, 'file')}`
-  const files = new Set(findings.map((finding) => finding.file)).size
+/**
+ * "3 findings in 2 files: 1 critical, 1 high, 1 low", or "No issues found in 2 files", or, when
+ * the diff adds nothing (it only removes, deletes or renames), that there was nothing to review.
+ */
+export function summaryLine(findings: readonly Finding[], files: readonly DiffFile[]): string {
+  if (files.every((file) => file.added.length === 0)) {
+    return `No added lines to review in ${plural(files.length, 'file')} (removed lines are not reviewed)`
+  }
+  if (findings.length === 0) return `No issues found in ${plural(files.length, 'file')}`
+  const withFindings = new Set(findings.map((finding) => finding.file)).size
   const counts = SEVERITIES.map(
     (severity) => [severity, findings.filter((f) => f.severity === severity).length] as const,
   )
     .filter(([, count]) => count > 0)
     .map(([severity, count]) => `${count} ${severity}`)
-  return `${plural(findings.length, 'finding')} in ${plural(files, 'file')}: ${counts.join(', ')}`
+  return `${plural(findings.length, 'finding')} in ${plural(withFindings, 'file')}: ${counts.join(', ')}`
 }
 
 /** The summary, then one `path:line [severity] issue` line per finding, in the given order. */

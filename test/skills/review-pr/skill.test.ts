@@ -161,6 +161,28 @@ describe('reviewPrSkill.execute', () => {
     expect(artifacts[0]?.artifact.parts[0]).toEqual(textPart('No issues found in 1 file'))
   })
 
+  it('says there was nothing to review when the diff only removes lines', async () => {
+    const removal = lines(
+      'diff --git a/app/db.py b/app/db.py',
+      'index 5d6e7f8..1a2b3c4 100644',
+      '--- a/app/db.py',
+      '+++ b/app/db.py',
+      '@@ -8,4 +8,3 @@ def get_conn():',
+      ' def find_user(conn, user_id):',
+      '     with conn.cursor() as cur:',
+      "-        raw_query = f'SELECT * FROM users WHERE id = {user_id}'",
+      '         return cur.fetchone()',
+    )
+    const { outcome, artifacts } = await run(
+      userMessage(dataPart({ diff: removal, focus: ['security'] })),
+    )
+    const summary = 'No added lines to review in 1 file (removed lines are not reviewed)'
+    expect(outcome).toEqual({ state: 'completed', message: [textPart(summary)] })
+    expect(artifacts[0]?.artifact.parts[1]).toMatchObject({
+      data: { summary, findings: [], files: ['app/db.py'] },
+    })
+  })
+
   it('runs only the requested focus', async () => {
     const { outcome, artifacts } = await run(
       userMessage(dataPart({ diff: TWO_FILES, focus: ['style'] })),
