@@ -10,6 +10,8 @@ export interface FoundDiff {
   files: DiffFile[]
   /** What came before the diff. */
   prose: string
+  /** Only changed lines, with no headers at all: line numbers count from its first line. */
+  headerless?: true
 }
 
 function startsDiff(lines: readonly string[], i: number): boolean {
@@ -39,10 +41,27 @@ export function findDiff(text: string): FoundDiff | undefined {
   return undefined
 }
 
-/** A diff given as such (the data part's `diff` field) may also be bare hunks with no headers. */
+/**
+ * A diff given as such (the data part's `diff` field) may also be bare hunks with no headers, or
+ * only changed lines (`+`/`-`, maybe ` ` context): read as one hunk from line 1 of an unnamed file.
+ */
 export function diffFromField(value: string): FoundDiff | undefined {
   const found = findDiff(value)
   if (found) return found
   const files = parseDiff(value)
-  return files.some((file) => file.hunks > 0) ? { diff: value, files, prose: '' } : undefined
+  if (files.some((file) => file.hunks > 0)) return { diff: value, files, prose: '' }
+  const hunk = changedLinesHunk(value)
+  return hunk === undefined ? undefined : { ...hunk, prose: '', headerless: true }
+}
+
+/** Lines that all start with `+`, `-` or a space (at least one changed), none a diff header. */
+function changedLinesHunk(value: string): Pick<FoundDiff, 'diff' | 'files'> | undefined {
+  const rows = value.replace(/(?:\r?\n)+$/, '').split(/\r?\n/)
+  const changed = rows.some((row) => row.startsWith('+') || row.startsWith('-'))
+  const bare = rows.every((row) => /^(?:[-+ ]|$)/.test(row) && !/^(?:\+\+\+|---) /.test(row))
+  if (!changed || !bare) return undefined
+  const count = (marker: string) =>
+    rows.filter((row) => row === '' || row.startsWith(' ') || row.startsWith(marker)).length
+  const diff = `@@ -1,${count('-')} +1,${count('+')} @@\n${rows.join('\n')}`
+  return { diff, files: parseDiff(diff) }
 }

@@ -7,7 +7,7 @@ import { dataPart, textPart } from '../../domain/parts.js'
 import { defineSkill, type JsonSchema, type SkillContext, type SkillOutcome } from '../skill.js'
 import { readRequest } from './input.js'
 import { fileLanguage, LANGUAGES, languageNeeded, type Language } from './languages.js'
-import { reportText, summaryLine, uncountedNote } from './report.js'
+import { headerlessNote, reportText, summaryLine, uncountedNote } from './report.js'
 import { reviewFile, sortFindings, type Finding } from './review.js'
 import { CATEGORIES } from './rule.js'
 
@@ -30,7 +30,8 @@ const inputSchema: JsonSchema = {
       type: 'string',
       description:
         'The unified diff to review (git diff, diff -u or svn diff). Not required: the diff may ' +
-        'be sent as a text part instead.',
+        'be sent as a text part instead. Here it may also be only the changed lines, each ' +
+        'starting with + or -: they are read as one file, numbered from line 1.',
     },
     language: {
       type: 'string',
@@ -53,7 +54,7 @@ const inputSchema: JsonSchema = {
 async function execute(ctx: SkillContext): Promise<SkillOutcome | void> {
   const read = readRequest(ctx.message, ctx.history)
   if (!read.ok) return ctx.reject(read.reason)
-  const { files, focus, language, unknownLanguage } = read.request
+  const { files, headerless, focus, language, unknownLanguage } = read.request
   if (!files) return ctx.requestInput(ASK_FOR_DIFF)
   if (languageNeeded(files, language)) return ctx.requestInput(askForLanguage(unknownLanguage))
 
@@ -70,7 +71,8 @@ async function execute(ctx: SkillContext): Promise<SkillOutcome | void> {
   if (ctx.signal.aborted) return
 
   const sorted = sortFindings(findings)
-  const summary = summaryLine(sorted, files) + uncountedNote(files)
+  const summary =
+    summaryLine(sorted, files) + uncountedNote(files) + (headerless ? headerlessNote(sorted) : '')
   ctx.log.debug({ files: files.length, findings: sorted.length }, 'review finished')
   await ctx.emitArtifact({
     name: 'review-findings',

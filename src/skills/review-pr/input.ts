@@ -13,6 +13,8 @@ import { CATEGORIES, type Category } from './rule.js'
 export interface ReviewRequest {
   /** Undefined until the user has sent one. */
   files?: DiffFile[]
+  /** The diff was only changed lines, without headers: its line numbers count from 1. */
+  headerless?: true
   focus: Category[]
   /** Named in a data part or in the user's words; fills in files we cannot place ourselves. */
   language?: Language
@@ -40,13 +42,14 @@ export function readRequest(message: Message, history: readonly Message[]): Read
     turns.push(turn)
   }
   // The first diff sent is the one under review; later turns answer our questions about it.
-  const files = turns.find((turn) => turn.found)?.found?.files
+  const found = turns.find((turn) => turn.found)?.found
 
   const latestFocus = turns.findLast((turn) => turn.data.focus !== undefined)?.data.focus
   const focus = latestFocus === undefined ? [...CATEGORIES] : parseFocus(latestFocus)
   if (typeof focus === 'string') return { ok: false, reason: focus }
 
-  return { ok: true, request: { files, focus, ...latestLanguage(turns) } }
+  const { files, headerless } = found ?? {}
+  return { ok: true, request: { files, headerless, focus, ...latestLanguage(turns) } }
 }
 
 function readTurn(message: Message): Turn | string {
@@ -59,7 +62,7 @@ function readTurn(message: Message): Turn | string {
     const found = diffFromField(data.diff)
     if (!found) {
       if (COMBINED_DIFF.test(data.diff)) return COMBINED_DIFF_REFUSAL
-      return 'The "diff" field does not contain a unified diff (no ---/+++ file headers or @@ hunks)'
+      return NOT_A_DIFF
     }
     return { data, found, prose: text }
   }
@@ -67,6 +70,10 @@ function readTurn(message: Message): Turn | string {
   if (!found && COMBINED_DIFF.test(text)) return COMBINED_DIFF_REFUSAL
   return { data, found, prose: found ? found.prose : text }
 }
+
+const NOT_A_DIFF =
+  'The "diff" field does not contain a unified diff (no ---/+++ file headers or @@ hunks): ' +
+  'send the output of git diff or diff -u, or only the changed lines, each starting with + or -'
 
 /** What `git show` prints for a merge commit: one diff against all its parents at once. */
 const COMBINED_DIFF = /^diff --(?:cc|combined) /m

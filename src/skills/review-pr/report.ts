@@ -40,3 +40,9 @@ export function uncountedNote(files: readonly DiffFile[]): string {
   if (miscounted.length === 0) return ''
   return ` (the hunk headers of ${miscounted.join(', ')} count fewer lines than they hold: the rest was reviewed too, but line numbers may be off)`
 }
+
+/** What the summary adds when the diff was only changed lines: the numbers are not the file's. */
+export function headerlessNote(findings: readonly Finding[]): string {
+  if (findings.length === 0) return ''
+  return ' (the diff has no file headers or @@ hunks: lines are numbered from its first line)'
+}

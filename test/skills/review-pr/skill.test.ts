@@ -183,6 +183,64 @@ describe('reviewPrSkill.execute', () => {
     })
   })
 
+  describe('when the "diff" field holds only changed lines, without headers', () => {
+    it("completes the brief's example, a single removed line, with nothing to review", async () => {
+      const { outcome } = await run(
+        userMessage(
+          textPart('Review this diff for security issues'),
+          dataPart({
+            diff: "- raw_query = f'SELECT * FROM users WHERE id = {user_id}'",
+            focus: ['security'],
+          }),
+        ),
+      )
+      expect(outcome).toEqual({
+        state: 'completed',
+        message: [textPart('No added lines to review in 1 file (removed lines are not reviewed)')],
+      })
+    })
+
+    it('reviews the added lines, numbered from the first line, and says so', async () => {
+      const changed = lines(
+        ' def find(cursor, user_id):',
+        "-    raw_query = 'SELECT id FROM users WHERE id = %s'",
+        "+    raw_query = f'SELECT id FROM users WHERE id = {user_id}'",
+        '',
+        '+    return eval(cursor.fetchone()[0])',
+        '',
+      )
+      const { outcome, artifacts } = await run(
+        userMessage(dataPart({ diff: changed, language: 'python' })),
+      )
+      const summary =
+        '2 findings in 1 file: 1 critical, 1 high (the diff has no file headers or @@ hunks: lines are numbered from its first line)'
+      expect(outcome).toEqual({ state: 'completed', message: [textPart(summary)] })
+      expect(artifacts[0]?.artifact.parts[1]).toMatchObject({
+        data: {
+          files: ['(unnamed)'],
+          findings: [
+            { file: '(unnamed)', line: 2, rule: 'sql-injection' },
+            { file: '(unnamed)', line: 4, rule: 'code-eval' },
+          ],
+        },
+      })
+    })
+
+    it('still refuses text that is not a diff, saying what to send', async () => {
+      for (const diff of ['just some words', '--- a/app/db.py\n+++ b/app/db.py\n']) {
+        const { outcome } = await run(userMessage(dataPart({ diff })))
+        expect(outcome).toEqual({
+          state: 'rejected',
+          message: [
+            textPart(
+              'The "diff" field does not contain a unified diff (no ---/+++ file headers or @@ hunks): send the output of git diff or diff -u, or only the changed lines, each starting with + or -',
+            ),
+          ],
+        })
+      }
+    })
+  })
+
   it('runs only the requested focus', async () => {
     const { outcome, artifacts } = await run(
       userMessage(dataPart({ diff: TWO_FILES, focus: ['style'] })),
