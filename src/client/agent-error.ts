@@ -48,12 +48,44 @@ function errorInfoReason(details: unknown): string | undefined {
   return undefined
 }
 
+/** google.protobuf.Duration in JSON: seconds with up to nine decimals and an `s` ("1s", "1.5s"). */
+const DURATION = /^(\d+(?:\.\d{1,9})?)s$/
+
+/**
+ * How long the agent asks the caller to wait before trying again, in ms: a google.rpc RetryInfo
+ * among the details (1.0), or `retryAfterSeconds` (0.3's `data`, the seed error's fields).
+ */
+function retryDelayIn(details: unknown): number | undefined {
+  if (Array.isArray(details)) {
+    for (const detail of details) {
+      const delay = isRecord(detail) ? detail.retryDelay : undefined
+      const seconds = typeof delay === 'string' ? DURATION.exec(delay)?.[1] : undefined
+      if (seconds !== undefined) return Number(seconds) * 1_000
+    }
+    return undefined
+  }
+  const seconds = isRecord(details) ? details.retryAfterSeconds : undefined
+  return typeof seconds === 'number' && Number.isFinite(seconds) && seconds >= 0
+    ? seconds * 1_000
+    : undefined
+}
+
+/**
+ * The A2A name of a JSON-RPC code. 0.3 has no ErrorInfo and gives "unavailable" the internal
+ * error's code; an internal error that says when to try again is the agent unavailable for a
+ * moment, not a fault of its own (google.rpc's UNAVAILABLE, the retryable one).
+ */
+const rpcReason = (code: number, retryAfterMs: number | undefined): string | undefined =>
+  code === -32603 && retryAfterMs !== undefined ? 'SERVICE_UNAVAILABLE' : RPC_REASONS[code]
+
 export function rpcAgentError(error: RpcErrorObject, status: number): AgentError {
+  const retryAfterMs = retryDelayIn(error.data)
   return new AgentError(error.message, {
     status,
     code: error.code,
-    reason: errorInfoReason(error.data) ?? RPC_REASONS[error.code],
+    reason: errorInfoReason(error.data) ?? rpcReason(error.code, retryAfterMs),
     data: error.data,
+    ...(retryAfterMs !== undefined && { retryAfterMs }),
   })
 }
 
@@ -77,20 +109,24 @@ export function agentErrorOf(status: number, body: string): AgentError {
     const { code, message, details, ...rest } = error
     // google.rpc.Status: a numeric code (the HTTP status) and ErrorInfo details.
     if (typeof code === 'number') {
+      const retryAfterMs = retryDelayIn(details)
       return new AgentError(message, {
         status,
         code,
         reason:
           errorInfoReason(details) ?? (typeof rest.status === 'string' ? rest.status : undefined),
         data: details,
+        ...(retryAfterMs !== undefined && { retryAfterMs }),
       })
     }
     if (typeof code === 'string') {
+      const retryAfterMs = retryDelayIn(rest)
       return new AgentError(message, {
         status,
         code,
         reason: code,
         ...(Object.keys(rest).length > 0 && { data: rest }),
+        ...(retryAfterMs !== undefined && { retryAfterMs }),
       })
     }
   }

@@ -20,6 +20,7 @@ import {
   StreamInterruptedError,
   StreamingNotSupportedError,
   isRetryable,
+  retryDelayOf,
 } from './errors.js'
 import type { CallOptions, TokenProvider } from './http.js'
 import { HttpClient } from './http.js'
@@ -172,7 +173,9 @@ export class A2AClient {
       // Nothing identifies the task yet: there is nothing to resume.
       if (taskId === undefined) throw dropped
       if (++failures > retries) throw new StreamInterruptedError(taskId, retries, dropped)
-      await sleep(backoffDelay(failures, backoff), options.signal)
+      // The agent's own retry delay is a floor: a resume sooner would only be refused again.
+      const delay = Math.max(backoffDelay(failures, backoff), retryDelayOf(dropped))
+      await sleep(delay, options.signal)
       source = this.#resume(taskId, tracker, request, options)
     }
   }

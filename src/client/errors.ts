@@ -52,6 +52,8 @@ export interface AgentErrorFields {
   reason?: string
   /** JSON-RPC `error.data`, google.rpc `details`, or the seed error's other fields. */
   data?: unknown
+  /** How long the agent asked the caller to wait before trying again, in ms, when it said. */
+  retryAfterMs?: number
 }
 
 /** The agent answered with an error. `message` is the agent's own message, unchanged. */
@@ -60,6 +62,8 @@ export class AgentError extends A2AClientError {
   readonly code: number | string
   readonly reason: string | undefined
   readonly data: unknown
+  /** How long the agent asked the caller to wait before trying again, in ms, when it said. */
+  readonly retryAfterMs: number | undefined
 
   constructor(message: string, fields: AgentErrorFields) {
     super(message)
@@ -67,14 +71,19 @@ export class AgentError extends A2AClientError {
     this.code = fields.code
     this.reason = fields.reason
     this.data = fields.data
+    this.retryAfterMs = fields.retryAfterMs
   }
 
   /**
-   * The agent cannot take the request now: retry later, or elsewhere. HTTP 429 or 503, or the
-   * same said in a JSON-RPC error (which 0.3 sends with HTTP 200).
+   * The agent cannot take the request now: retry later, or elsewhere. HTTP 429 or 503, the same
+   * said in a JSON-RPC error (which comes with HTTP 200 in a stream), or a delay to wait.
    */
   get busy(): boolean {
-    return [429, 503].includes(this.status) || BUSY_REASONS.includes(this.reason ?? '')
+    return (
+      [429, 503].includes(this.status) ||
+      BUSY_REASONS.includes(this.reason ?? '') ||
+      this.retryAfterMs !== undefined
+    )
   }
 
   /** The agent refused the credentials: HTTP 401 or 403, or the same in the dialect's words. */
@@ -88,14 +97,15 @@ export class AgentError extends A2AClientError {
   }
 }
 
+/** The agent is down for a moment (its task store, say): the same request may work shortly. */
+const UNAVAILABLE_REASONS = ['SERVICE_UNAVAILABLE', 'UNAVAILABLE']
 const BUSY_REASONS = [
   'ACTIVE_TASK_LIMIT',
   'STREAM_LIMIT',
   'RATE_LIMIT_EXCEEDED',
   'RATE_LIMITED',
   'RESOURCE_EXHAUSTED',
-  'SERVICE_UNAVAILABLE',
-  'UNAVAILABLE',
+  ...UNAVAILABLE_REASONS,
 ]
 const AUTH_REASONS = ['UNAUTHENTICATED', 'PERMISSION_DENIED', 'FORBIDDEN', 'UNAUTHORIZED']
 
@@ -149,8 +159,16 @@ export class StreamInterruptedError extends A2AClientError {
   }
 }
 
-/** Worth another try: the connection, not the agent, failed. */
+/**
+ * Worth another try: the connection failed, or the agent said it is unavailable for a moment
+ * (a gateway's 502/503/504, or SERVICE_UNAVAILABLE in any dialect, also as an in-stream error).
+ */
 export const isRetryable = (error: unknown): boolean =>
   error instanceof AgentUnreachableError ||
   error instanceof A2ATimeoutError ||
-  (error instanceof AgentError && [502, 503, 504].includes(error.status))
+  (error instanceof AgentError &&
+    ([502, 503, 504].includes(error.status) || UNAVAILABLE_REASONS.includes(error.reason ?? '')))
+
+/** The least time to wait before trying again after `error`: what the agent asked for, if any. */
+export const retryDelayOf = (error: unknown): number =>
+  error instanceof AgentError ? (error.retryAfterMs ?? 0) : 0
