@@ -78,9 +78,11 @@ export function exitCodeOf(error: unknown): number {
     return EXIT.agentError
   }
   if (error instanceof A2ATimeoutError) return EXIT.tryAgain
-  if (error instanceof AgentUnreachableError || error instanceof StreamInterruptedError) {
-    return EXIT.unavailable
+  // A stream whose agent kept saying "unavailable, retry later" is busy, not unreachable.
+  if (error instanceof StreamInterruptedError) {
+    return error.cause instanceof AgentError && error.cause.busy ? EXIT.tryAgain : EXIT.unavailable
   }
+  if (error instanceof AgentUnreachableError) return EXIT.unavailable
   if (error instanceof AgentCardError) {
     // No card where an agent serves one: whatever answers there is not an A2A agent.
     if (error.problem === 'not-found') return EXIT.protocol
