@@ -169,8 +169,10 @@ export class A2AClient {
         if (!isRetryable(error)) throw error
         dropped = error
       }
-      const taskId = tracker.taskId ?? knownTaskId
-      // Nothing identifies the task yet: there is nothing to resume.
+      // Nothing identifies the task yet, or nothing says that the agent took the message (a
+      // continuation refused at once): a resume that only follows the task would drop it.
+      const taskId =
+        tracker.taskId ?? (this.#transport.resumeRepeatsRequest ? knownTaskId : undefined)
       if (taskId === undefined) throw dropped
       if (++failures > retries) throw new StreamInterruptedError(taskId, retries, dropped)
       // The agent's own retry delay is a floor: a resume sooner would only be refused again.

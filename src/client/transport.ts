@@ -26,6 +26,12 @@ export interface StreamItem {
 
 export interface Transport {
   readonly dialect: Dialect
+  /**
+   * Whether `resubscribe` sends the request again (seed) rather than only following the task
+   * (JSON-RPC). Only then may a stream that failed before its first item resume: otherwise the
+   * message may never have reached the agent.
+   */
+  readonly resumeRepeatsRequest: boolean
   send(request: SendRequest, options: SendOptions): Promise<SendResult>
   /** Fails before the first item when the agent refuses the request. */
   stream(request: SendRequest, options: CallOptions): AsyncIterable<StreamItem>

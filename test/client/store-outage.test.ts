@@ -114,6 +114,36 @@ describe.skipIf(!hasRedisServer).each(dialects)(
       for (const wait of waits) expect(wait).toBeGreaterThanOrEqual(AGENT_RETRY_DELAY_MS - 50)
     }, 30_000)
 
+    // A JSON-RPC resume subscribes to the task: it would follow the task without the answer.
+    it.runIf(dialect !== 'seed')(
+      'throws the unavailable error when it answers a question while the store is down, rather than follow the question again',
+      async () => {
+        const client = await A2AClient.connect(url, {
+          ...options,
+          token: token(),
+          reconnect: { retries: 8, ...OWN_BACKOFF },
+        })
+        const asked = await client.send({ skill: 'ask', text: 'paint it' })
+        expect(asked.kind === 'task' && asked.status.state).toBe('input-required')
+        const { id: taskId, contextId } = asked as { id: string; contextId: string }
+
+        await redis.stop()
+        const restarted = pause(1_500).then(() => redis.start())
+        const events: StreamEvent[] = []
+        const error = await (async () => {
+          for await (const event of client.stream({ text: 'blue', taskId, contextId })) {
+            events.push(event)
+          }
+        })().catch((e: unknown) => e)
+        await restarted
+
+        expect(events).toEqual([])
+        expect(error).toBeInstanceOf(AgentError)
+        expect(error).toMatchObject({ reason: 'SERVICE_UNAVAILABLE', busy: true })
+      },
+      30_000,
+    )
+
     it.runIf(dialect !== 'seed')(
       "gives up, when it may not reconnect, with the agent's SERVICE_UNAVAILABLE as the cause: busy, retry after 1 s",
       async () => {

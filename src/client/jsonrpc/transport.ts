@@ -15,6 +15,7 @@ import type { RpcCodec } from './codec.js'
 
 export class JsonRpcTransport implements Transport {
   readonly dialect: Dialect
+  readonly resumeRepeatsRequest = false
 
   constructor(
     private readonly http: HttpClient,

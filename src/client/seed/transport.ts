@@ -15,6 +15,7 @@ import { SeedTaskReply, taskFromSeed } from './wire.js'
 
 export class SeedTransport implements Transport {
   readonly dialect = 'seed'
+  readonly resumeRepeatsRequest = true
 
   constructor(
     private readonly http: HttpClient,
