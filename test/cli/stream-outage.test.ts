@@ -7,7 +7,7 @@
 import type { FastifyInstance } from 'fastify'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { token } from '../helpers/auth.js'
-import { PrivateRedis, hasRedisServer } from '../multiprocess/private-redis.js'
+import { PrivateRedis, hasRedisServer } from '../helpers/private-redis.js'
 import { startAgent } from '../client/agents.js'
 import { ensureBuilt, killRunning, startCli, withoutIds } from './run-cli.js'
 

@@ -70,13 +70,9 @@ export const napSkill = defineSkill({
 
 export const clientTestSkills = [echoSkill, askSkill, stepsSkill, waitSkill, napSkill]
 
-export async function freePort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
-  await new Promise((resolve) => server.close(resolve))
-  return port
-}
+import { freePort } from '../helpers/free-port.js'
+
+export { freePort }
 
 /** This server on a free port, its cards naming `publicUrl` (default: its own address). */
 export async function startAgent(

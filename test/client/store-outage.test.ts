@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { A2AClientOptions, ResolveOptions, StreamEvent } from '../../src/index.js'
 import { A2AClient, AgentError, StreamInterruptedError } from '../../src/index.js'
 import { token } from '../helpers/auth.js'
-import { PrivateRedis, hasRedisServer } from '../multiprocess/private-redis.js'
+import { PrivateRedis, hasRedisServer } from '../helpers/private-redis.js'
 import { startAgent } from './agents.js'
 
 const dialects: [string, A2AClientOptions & ResolveOptions, string][] = [

@@ -15,7 +15,7 @@ import { MemoryTaskStore } from '../../src/store/memory/task-store.js'
 import { connectRedis } from '../../src/store/redis/connection.js'
 import { WorkQueue } from '../../src/store/redis/work-queue.js'
 import { waitFor } from '../multiprocess/cluster.js'
-import { PrivateRedis, hasRedisServer } from '../multiprocess/private-redis.js'
+import { PrivateRedis, hasRedisServer } from '../helpers/private-redis.js'
 
 const VISIBILITY_TIMEOUT_MS = 1000
 const prefix = 'test:a2a:outage:'

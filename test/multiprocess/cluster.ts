@@ -7,7 +7,6 @@
 import { execFileSync, spawn } from 'node:child_process'
 import type { ChildProcess } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -37,18 +36,9 @@ export interface SkillRecord {
   text?: string
 }
 
-/** A port nobody listens on right now (the kernel picks it; we release it at once). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      const port = typeof address === 'object' && address !== null ? address.port : 0
-      server.close(() => (port > 0 ? resolve(port) : reject(new Error('no port'))))
-    })
-  })
-}
+import { freePort } from '../helpers/free-port.js'
+
+export { freePort }
 
 export async function waitFor<T>(
   what: string,

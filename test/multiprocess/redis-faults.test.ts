@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { sendSubscribe, sseFrames } from '../helpers/sse.js'
 import type { SseFrame } from '../helpers/sse.js'
 import { useCluster, waitFor } from './cluster.js'
-import { PrivateRedis, hasRedisServer } from './private-redis.js'
+import { PrivateRedis, hasRedisServer } from '../helpers/private-redis.js'
 import { get, post, taskFor } from './requests.js'
 
 const { start, recorded, useRedis } = useCluster({ QUEUE_VISIBILITY_TIMEOUT_MS: '1000' })

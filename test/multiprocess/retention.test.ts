@@ -8,7 +8,7 @@ import { Redis } from 'ioredis'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { keysUnder } from '../helpers/redis.js'
 import { useCluster, waitFor } from './cluster.js'
-import { PrivateRedis, hasRedisServer } from './private-redis.js'
+import { PrivateRedis, hasRedisServer } from '../helpers/private-redis.js'
 import { post, taskFor } from './requests.js'
 
 const { start, useRedis, prefix } = useCluster({

@@ -11,7 +11,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { testApp } from '../helpers/app.js'
 import { connectTestRedis, deleteKeysUnder, keysUnder, testPrefix } from '../helpers/redis.js'
-import { hasRedisServer, PrivateRedis } from '../multiprocess/private-redis.js'
+import { hasRedisServer, PrivateRedis } from '../helpers/private-redis.js'
 
 const send = (app: FastifyInstance) =>
   app.inject({

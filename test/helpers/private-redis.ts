@@ -7,7 +7,7 @@ import type { ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { freePort } from './cluster.js'
+import { freePort } from './free-port.js'
 
 export const hasRedisServer = spawnSync('redis-server', ['--version']).status === 0
 
