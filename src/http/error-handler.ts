@@ -19,15 +19,21 @@ export interface ErrorHandlerOptions {
   bodyLimit: number
   /** The reply's content type, when not Fastify's JSON default. */
   contentType?: string
+  /** The body media type(s) a 415 asks for (default `application/json`). */
+  accepts?: string
 }
 
 /** A Fastify error handler that answers in the shape `render` gives. */
 export function dialectErrorHandler(
   render: (error: A2AError, request: FastifyRequest) => ErrorReply,
-  { bodyLimit, contentType }: ErrorHandlerOptions,
+  { bodyLimit, contentType, accepts }: ErrorHandlerOptions,
 ) {
   return (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
-    const a2aError = toA2AError(error, { bodyLimit, contentType: request.headers['content-type'] })
+    const a2aError = toA2AError(error, {
+      bodyLimit,
+      contentType: request.headers['content-type'],
+      ...(accepts !== undefined && { accepts }),
+    })
     const { statusCode, body } = render(a2aError, request)
     if (statusCode >= 500) {
       logFailure(

@@ -23,9 +23,10 @@ interface FastifyLikeError {
 
 export function toA2AError(
   error: unknown,
-  context: { bodyLimit: number; contentType?: string },
+  context: { bodyLimit: number; contentType?: string; accepts?: string },
 ): A2AError {
   if (error instanceof A2AError) return error
+  const accepts = context.accepts ?? 'application/json'
   const { code, statusCode } = (error ?? {}) as FastifyLikeError
   switch (code) {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
@@ -36,9 +37,9 @@ export function toA2AError(
       return new PayloadTooLargeError(context.bodyLimit)
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-      return new UnsupportedContentTypeError(context.contentType, 'application/json')
+      return new UnsupportedContentTypeError(context.contentType, accepts)
     case 'FST_ERR_CTP_INVALID_PARSE_TYPE':
-      return new UnsupportedContentTypeError(context.contentType, 'application/json')
+      return new UnsupportedContentTypeError(context.contentType, accepts)
     case 'FST_ERR_MAX_PARAM_LENGTH':
       return new InvalidRequestError(
         `a part of the URL path is longer than ${MAX_PATH_PARAM_LENGTH} characters; no id here is that long`,
@@ -49,8 +50,7 @@ export function toA2AError(
   }
   if (statusCode === 503) return new ServiceUnavailableError('The service is unavailable')
   if (statusCode === 413) return new PayloadTooLargeError(context.bodyLimit)
-  if (statusCode === 415)
-    return new UnsupportedContentTypeError(context.contentType, 'application/json')
+  if (statusCode === 415) return new UnsupportedContentTypeError(context.contentType, accepts)
   if (statusCode !== undefined && statusCode >= 400 && statusCode < 500) {
     return new InvalidRequestError('the request is malformed')
   }

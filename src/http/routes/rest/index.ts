@@ -33,12 +33,20 @@ export interface RestRoutesOptions {
 
 const A2A_JSON = 'application/a2a+json'
 
-/** Answers in the media type the caller used (a2a+json), else plain application/json. */
+/**
+ * Answers in the binding's media type, `application/a2a+json` (a SHOULD since 1.0.1), on every
+ * operation and whatever the request's method; plain `application/json` only to a caller whose
+ * Accept names it and neither that type nor a wildcard (a 0.3-era client).
+ */
 function send<T>(reply: FastifyReply, body: T): T {
-  const { accept = '', 'content-type': contentType = '' } = reply.request.headers
-  const type =
-    accept.includes(A2A_JSON) || contentType.includes(A2A_JSON) ? A2A_JSON : 'application/json'
-  reply.type(`${type}; charset=utf-8`)
+  const { accept } = reply.request.headers
+  const plain =
+    accept !== undefined &&
+    accept.includes('application/json') &&
+    !accept.includes(A2A_JSON) &&
+    !accept.includes('*/*') &&
+    !accept.includes('application/*')
+  reply.type(`${plain ? 'application/json' : A2A_JSON}; charset=utf-8`)
   return body
 }
 
@@ -163,6 +171,7 @@ const rest: FastifyPluginAsync<RestRoutesOptions> = async (app, options) => {
     dialectErrorHandler(v10RestErrorReply, {
       bodyLimit: options.bodyLimit,
       contentType: 'application/json; charset=utf-8',
+      accepts: `${A2A_JSON} (or application/json)`,
     }),
   )
 
