@@ -200,6 +200,9 @@ describe('HTTP+JSON binding', () => {
     expect(unknown.json().error.message).toBe(
       'unknown operation ":explode"; use :cancel or :subscribe',
     )
+    const noId = await app.inject({ method: 'POST', url: `${REST}/tasks/:cancel`, headers })
+    expect(noId.statusCode).toBe(400)
+    expect(noId.json().error.message).toBe('id: is empty; name the task')
     const head = await app.inject({ method: 'HEAD', url: `${REST}/tasks/${id}`, headers })
     expect(head.statusCode).toBe(200)
     expect(head.body).toBe('')

@@ -67,7 +67,8 @@ const VERB_METHODS = new Map<string, readonly string[]>([
 /**
  * The task id and operation of `tasks/{id}[:verb]`. An operation this method does not serve is
  * no route, as any other wrong method is (a HEAD of `:subscribe` opens no stream); a POST must
- * name one. An unknown operation is a bad request naming the ones there are.
+ * name one. An unknown operation is a bad request naming the ones there are, as is no task id
+ * (`tasks/:cancel`).
  */
 function taskOperation(request: FastifyRequest<{ Params: { id: string } }>) {
   const { id, verb } = splitVerb(request.params.id)
@@ -76,6 +77,7 @@ function taskOperation(request: FastifyRequest<{ Params: { id: string } }>) {
     throw new InvalidRequestError(`unknown operation ":${verb}"; use :cancel or :subscribe`)
   }
   if (!methods.includes(request.method)) throw new RouteNotFoundError(request.method, request.url)
+  if (id === '') throw new InvalidRequestError('is empty; name the task', 'id')
   return { id, verb }
 }
 
