@@ -417,6 +417,24 @@ describe('JSON-RPC envelope and version routing (§9, §3.2.6)', () => {
     expect(response.json()).toMatchObject({ id: 3, error: { code: -32600 } })
   })
 
+  it('runs a request without id and answers it with id null, as the official SDK server does', async () => {
+    app = await testApp({}, { skills: [echoSkill] })
+    const payload = JSON.stringify({
+      jsonrpc: '2.0',
+      method: 'SendMessage',
+      params: { message: v10Message('no id') },
+    })
+    const response = await post(payload, {
+      'content-type': 'application/json',
+      'a2a-version': '1.0',
+    })
+    expect(response.json()).toMatchObject({
+      jsonrpc: '2.0',
+      id: null,
+      result: { task: { status: { state: 'TASK_STATE_COMPLETED' } } },
+    })
+  })
+
   it('answers an empty body with -32600: no request at all, not bad params', async () => {
     app = await testApp({}, { skills: [echoSkill] })
     const response = await post('', { 'content-type': 'application/json', 'a2a-version': '1.0' })
