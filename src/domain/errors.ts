@@ -84,7 +84,10 @@ export class InvalidTaskStateError extends A2AError {
 export class TaskIdConflictError extends A2AError {
   readonly code = 'TASK_ID_CONFLICT'
   constructor(taskId: string) {
-    super(`Task ${taskId} already exists with a different message`, { taskId })
+    super(
+      `Task ${taskId} already exists, from a different request (another message, sessionId, skill or caller); send a new id`,
+      { taskId },
+    )
   }
 }
 

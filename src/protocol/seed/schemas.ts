@@ -43,8 +43,14 @@ export type SeedMessage = z.infer<typeof SeedMessage>
 
 const HistoryLength = wholeNumberFromText(0, 1000)
 
+/**
+ * A task id of the brief's dialect: a UUID, case-insensitive on input as RFC 9562 says, so
+ * read in the lowercase it is written in (an upper-case retry is the same task).
+ */
+const TaskId = z.uuid('must be a UUID').transform((id) => id.toLowerCase())
+
 export const SendTaskBody = z.object({
-  id: z.uuid('must be a UUID'),
+  id: TaskId,
   sessionId: z.string().min(1).max(256).optional(),
   message: SeedMessage,
   metadata: Metadata.optional(),
@@ -54,13 +60,13 @@ export type SendTaskBody = z.infer<typeof SendTaskBody>
 
 export const ContinueTaskBody = z.object({
   /** Optional here; when present it must name the task in the path. */
-  id: z.uuid('must be a UUID').optional(),
+  id: TaskId.optional(),
   message: SeedMessage,
   metadata: Metadata.optional(),
   historyLength: HistoryLength.optional(),
 })
 export type ContinueTaskBody = z.infer<typeof ContinueTaskBody>
 
-export const TaskParams = z.object({ id: z.uuid('must be a UUID') })
+export const TaskParams = z.object({ id: TaskId })
 
 export const GetTaskQuery = singleValued(z.object({ historyLength: HistoryLength.optional() }))

@@ -170,7 +170,24 @@ describe('POST /tasks/send', () => {
       payload: { ...body, message: textMessage('twice') },
     })
     expect(conflict.statusCode).toBe(409)
-    expect(conflict.json().error).toMatchObject({ code: 'TASK_ID_CONFLICT', taskId: body.id })
+    expect(conflict.json().error).toMatchObject({
+      code: 'TASK_ID_CONFLICT',
+      message: `Task ${body.id} already exists, from a different request (another message, sessionId, skill or caller); send a new id`,
+      taskId: body.id,
+    })
+  })
+
+  it('reads a task id in any case as the same UUID (RFC 9562), and answers it in lowercase', async () => {
+    app = await testApp({ BUNDLED_SKILLS: 'echo' })
+    const body = sendBody('once')
+    const first = (await app.inject({ method: 'POST', url: '/tasks/send', payload: body })).json()
+    const upper = { ...body, id: body.id.toUpperCase() }
+    const again = await app.inject({ method: 'POST', url: '/tasks/send', payload: upper })
+    expect(again.json()).toEqual(first)
+    const read = await app.inject(`/tasks/${upper.id}`)
+    expect(read.json().id).toBe(body.id)
+    const canceled = await app.inject({ method: 'POST', url: `/tasks/${upper.id}/cancel` })
+    expect(canceled.json().error).toMatchObject({ code: 'TASK_NOT_CANCELABLE' })
   })
 
   it('merges streamed artifact chunks into one artifact', async () => {
