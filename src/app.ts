@@ -20,6 +20,7 @@ import { Runner } from './engine/runner.js'
 import { TaskService } from './engine/task-service.js'
 import { clientErrorHandler } from './http/client-errors.js'
 import { MAX_PATH_PARAM_LENGTH } from './http/errors.js'
+import { learnRouteMethods } from './http/route-methods.js'
 import { REDACTED, requestSerializer } from './http/log-request.js'
 import {
   frameworkErrorHandler,
@@ -98,6 +99,8 @@ export async function buildApp(
     pluginTimeout: hookTimeoutMs(config.SHUTDOWN_GRACE_MS),
   }) as unknown as FastifyInstance
   app.setValidatorCompiler(zodValidatorCompiler)
+  // Before any route: a wrong method on a known path is told which ones it takes (405).
+  learnRouteMethods(app)
   // Every dialect speaks JSON; a text/plain body is refused (415) rather than parsed as a string.
   app.removeContentTypeParser('text/plain')
 

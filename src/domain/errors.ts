@@ -22,6 +22,7 @@ export type A2AErrorCode =
   | 'MALFORMED_HTTP'
   | 'REQUEST_TIMEOUT'
   | 'ROUTE_NOT_FOUND'
+  | 'METHOD_NOT_ALLOWED'
   | 'SERVICE_UNAVAILABLE'
   | 'INTERNAL_ERROR'
   | 'UNSUPPORTED_OPERATION'
@@ -215,6 +216,16 @@ export class RouteNotFoundError extends A2AError {
   readonly code = 'ROUTE_NOT_FOUND'
   constructor(method: string, url: string) {
     super(`No route for ${method} ${url}`)
+  }
+}
+
+/** A path some route serves, with another method: `allowed` lists the ones it takes. */
+export class MethodNotAllowedError extends A2AError {
+  readonly code = 'METHOD_NOT_ALLOWED'
+  readonly allowed: readonly string[]
+  constructor(method: string, path: string, allowed: readonly string[]) {
+    super(`${method} is not served at ${path}; it takes ${allowed.join(', ')}`, { allowed })
+    this.allowed = allowed
   }
 }
 

@@ -43,6 +43,8 @@ export function dialectErrorHandler(
         { err: error },
       )
     }
+    const { allowed } = a2aError.details
+    if (statusCode === 405 && Array.isArray(allowed)) reply.header('allow', allowed.join(', '))
     const retryAfter = a2aError.details.retryAfterSeconds
     if ((statusCode === 429 || statusCode === 503) && typeof retryAfter === 'number') {
       reply.header('retry-after', String(retryAfter))

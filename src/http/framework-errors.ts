@@ -6,7 +6,7 @@
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import type { A2AError } from '../domain/errors.js'
-import { RouteNotFoundError } from '../domain/errors.js'
+import { MethodNotAllowedError, RouteNotFoundError } from '../domain/errors.js'
 import { seedErrorReply } from '../protocol/seed/errors.js'
 import { v10RestErrorReply } from '../protocol/v10/errors.js'
 import type { ErrorReply } from './error-handler.js'
@@ -43,8 +43,27 @@ export function frameworkErrorHandler(
 export const rootErrorHandler = (bodyLimit: number) =>
   dialectErrorHandler((error, request) => errorReplyForPath(request, error), { bodyLimit })
 
-/** No route for this method and path: 404 in every dialect (a JSON-RPC error object included). */
+/**
+ * No route for this method and path: 405 with `Allow` when the path is served with other
+ * methods, else 404, in every dialect (a JSON-RPC error object included).
+ */
 export function notFoundHandler(request: FastifyRequest, reply: FastifyReply) {
-  const { body } = errorReplyForPath(request, new RouteNotFoundError(request.method, request.url))
-  return reply.code(404).type('application/json; charset=utf-8').send(body)
+  return sendNoRoute(request, reply, (error) => errorReplyForPath(request, error).body)
+}
+
+/** Answers a request no route serves, with `render`'s body for the error (see notFoundHandler). */
+export function sendNoRoute(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  render: (error: A2AError) => unknown,
+) {
+  const path = request.url.split('?', 1)[0]!
+  const allowed = request.server.routeMethods.allowed(path)
+  if (allowed.length > 0) {
+    const error = new MethodNotAllowedError(request.method, path, allowed)
+    reply.code(405).header('allow', allowed.join(', '))
+    return reply.type('application/json; charset=utf-8').send(render(error))
+  }
+  const error = new RouteNotFoundError(request.method, request.url)
+  return reply.code(404).type('application/json; charset=utf-8').send(render(error))
 }

@@ -13,20 +13,50 @@ describe('errors outside any route', () => {
   })
   afterAll(() => app.close())
 
-  it('answers an unknown path or method under the JSON-RPC endpoint with a JSON-RPC error, 404', async () => {
-    for (const [method, url] of [
-      ['GET', '/a2a/jsonrpc'],
-      ['OPTIONS', '/a2a/jsonrpc'],
-      ['POST', '/a2a/jsonrpc/zzz'],
-    ] as const) {
-      const response = await app.inject({ method, url, headers: { 'a2a-version': '1.0' } })
-      expect(response.statusCode).toBe(404)
+  it('answers an unknown path under the JSON-RPC endpoint with a JSON-RPC error, 404', async () => {
+    const url = '/a2a/jsonrpc/zzz/more'
+    const response = await app.inject({ method: 'POST', url, headers: { 'a2a-version': '1.0' } })
+    expect(response.statusCode).toBe(404)
+    expect(response.json()).toMatchObject({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32601, message: `No route for POST ${url}` },
+    })
+  })
+
+  it('answers another method than POST at the JSON-RPC endpoint with 405 and Allow', async () => {
+    for (const method of ['GET', 'OPTIONS', 'PUT'] as const) {
+      const response = await app.inject({
+        method,
+        url: '/a2a/jsonrpc',
+        headers: { 'a2a-version': '1.0' },
+      })
+      expect(response.statusCode).toBe(405)
+      expect(response.headers.allow).toBe('POST')
       expect(response.json()).toMatchObject({
         jsonrpc: '2.0',
         id: null,
-        error: { code: -32601, message: `No route for ${method} ${url}` },
+        error: {
+          code: -32600,
+          message: `${method} is not served at /a2a/jsonrpc; it takes POST`,
+          data: [{ reason: 'METHOD_NOT_ALLOWED' }],
+        },
       })
     }
+  })
+
+  it('answers a wrong method on a seed route with 405 naming the right one', async () => {
+    const put = await app.inject({ method: 'PUT', url: '/tasks/send', payload: {} })
+    expect(put.statusCode).toBe(405)
+    expect(put.headers.allow).toBe('POST')
+    expect(put.json().error).toMatchObject({
+      code: 'METHOD_NOT_ALLOWED',
+      message: 'PUT is not served at /tasks/send; it takes POST',
+      allowed: ['POST'],
+    })
+    const card = await app.inject({ method: 'POST', url: '/.well-known/agent.json' })
+    expect(card.statusCode).toBe(405)
+    expect(card.headers.allow).toBe('GET, HEAD')
   })
 
   it('answers a missing token before any route in the JSON-RPC shape there, and the seed shape elsewhere', async () => {

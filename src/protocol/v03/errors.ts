@@ -31,6 +31,7 @@ const RPC_CODE: Record<A2AErrorCode, number> = {
   REQUEST_TIMEOUT: -32600,
   METHOD_NOT_FOUND: -32601,
   ROUTE_NOT_FOUND: -32601,
+  METHOD_NOT_ALLOWED: -32600,
   SERVICE_UNAVAILABLE: -32603,
   INTERNAL_ERROR: -32603,
   // 0.3 defines no rate-limit error; -32010 is the 0.1 draft's RateLimitExceeded, unused since.
@@ -46,6 +47,7 @@ const RPC_CODE: Record<A2AErrorCode, number> = {
 const HTTP_STATUS: Partial<Record<A2AErrorCode, number>> = {
   PAYLOAD_TOO_LARGE: 413,
   HEADERS_TOO_LARGE: 431,
+  METHOD_NOT_ALLOWED: 405,
   MALFORMED_HTTP: 400,
   REQUEST_TIMEOUT: 408,
   UNAUTHENTICATED: 401,

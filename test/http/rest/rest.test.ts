@@ -181,20 +181,21 @@ describe('HTTP+JSON binding', () => {
     const sent = await send({ message: v10Message('paint') })
     const { id } = sent.json().task
     expect(sent.json().task.status.state).toBe('TASK_STATE_INPUT_REQUIRED')
-    const noRoute = async (method: 'GET' | 'HEAD' | 'POST', path: string) => {
+    const notAllowed = async (method: 'GET' | 'HEAD' | 'POST', path: string, allow: string) => {
       const response = await app.inject({ method, url: `${REST}${path}`, headers })
-      expect(response.statusCode).toBe(404)
+      expect(response.statusCode).toBe(405)
+      expect(response.headers.allow).toBe(allow)
       if (method !== 'HEAD') {
         expect(response.json().error).toMatchObject({
-          status: 'NOT_FOUND',
-          message: `No route for ${method} ${REST}${path}`,
+          status: 'UNIMPLEMENTED',
+          message: `${method} is not served at ${REST}${path}; it takes ${allow}`,
         })
       }
     }
     // The task waits for input: a HEAD that opened its stream would not answer before it ends.
-    await noRoute('HEAD', `/tasks/${id}:subscribe`)
-    await noRoute('GET', `/tasks/${id}:cancel`)
-    await noRoute('POST', `/tasks/${id}`)
+    await notAllowed('HEAD', `/tasks/${id}:subscribe`, 'GET, POST')
+    await notAllowed('GET', `/tasks/${id}:cancel`, 'POST')
+    await notAllowed('POST', `/tasks/${id}`, 'GET, HEAD')
     const unknown = await app.inject({ method: 'GET', url: `${REST}/tasks/${id}:explode`, headers })
     expect(unknown.statusCode).toBe(400)
     expect(unknown.json().error.message).toBe(

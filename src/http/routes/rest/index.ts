@@ -8,7 +8,7 @@ import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest 
 import {
   InvalidRequestError,
   PushNotificationNotSupportedError,
-  RouteNotFoundError,
+  MethodNotAllowedError,
   VersionNotSupportedError,
 } from '../../../domain/errors.js'
 import { sendResultToV10, taskToV10 } from '../../../protocol/v10/codec.js'
@@ -16,6 +16,7 @@ import { v10RestErrorReply } from '../../../protocol/v10/errors.js'
 import { GetTaskQuery, ListTasksQuery, SendMessageRequest } from '../../../protocol/v10/schemas.js'
 import { useJsonBodyParser } from '../../json-body.js'
 import { dialectErrorHandler } from '../../error-handler.js'
+import { sendNoRoute } from '../../framework-errors.js'
 import { askedVersionOf } from '../../a2a/asked-version.js'
 import { callerOf, originOf, viewerOf } from '../../a2a/caller.js'
 import type { ExtendedCards } from '../../a2a/extended-card.js'
@@ -66,8 +67,8 @@ const VERB_METHODS = new Map<string, readonly string[]>([
 
 /**
  * The task id and operation of `tasks/{id}[:verb]`. An operation this method does not serve is
- * no route, as any other wrong method is (a HEAD of `:subscribe` opens no stream); a POST must
- * name one. An unknown operation is a bad request naming the ones there are, as is no task id
+ * 405, as any other wrong method is (a HEAD of `:subscribe` opens no stream); a POST must name
+ * one. An unknown operation is a bad request naming the ones there are, as is no task id
  * (`tasks/:cancel`).
  */
 function taskOperation(request: FastifyRequest<{ Params: { id: string } }>) {
@@ -76,7 +77,9 @@ function taskOperation(request: FastifyRequest<{ Params: { id: string } }>) {
   if (!methods) {
     throw new InvalidRequestError(`unknown operation ":${verb}"; use :cancel or :subscribe`)
   }
-  if (!methods.includes(request.method)) throw new RouteNotFoundError(request.method, request.url)
+  if (!methods.includes(request.method)) {
+    throw new MethodNotAllowedError(request.method, request.url.split('?', 1)[0]!, methods)
+  }
   if (id === '') throw new InvalidRequestError('is empty; name the task', 'id')
   return { id, verb }
 }
@@ -177,12 +180,9 @@ const rest: FastifyPluginAsync<RestRoutesOptions> = async (app, options) => {
     }),
   )
 
-  app.setNotFoundHandler((request, reply) => {
-    const { statusCode, body } = v10RestErrorReply(
-      new RouteNotFoundError(request.method, request.url),
-    )
-    return reply.code(statusCode).type('application/json; charset=utf-8').send(body)
-  })
+  app.setNotFoundHandler((request, reply) =>
+    sendNoRoute(request, reply, (error) => v10RestErrorReply(error).body),
+  )
 
   routes(app, '', options)
   routes(app, '/:tenant', options)
