@@ -67,5 +67,8 @@ describe('HTTP+JSON: ProtoJSON value forms (§11)', () => {
     expect(history.json().error.message).toBe('historyLength: must be at most 2147483647')
     const body = await send({ message: v10Message('x'), configuration: { historyLength: 'all' } })
     expect(body.json().error.message).toBe('configuration.historyLength: must be a number')
+    // A data part's null is google.protobuf.Value's null, not an unset field.
+    const data = await send({ message: { ...v10Message('x'), parts: [{ data: null }] } })
+    expect(data.json().error.message).toBe('message.parts[0].data: must be a JSON object')
   })
 })
