@@ -222,10 +222,8 @@ export class RouteNotFoundError extends A2AError {
 /** A path some route serves, with another method: `allowed` lists the ones it takes. */
 export class MethodNotAllowedError extends A2AError {
   readonly code = 'METHOD_NOT_ALLOWED'
-  readonly allowed: readonly string[]
   constructor(method: string, path: string, allowed: readonly string[]) {
     super(`${method} is not served at ${path}; it takes ${allowed.join(', ')}`, { allowed })
-    this.allowed = allowed
   }
 }
 

@@ -6,11 +6,11 @@
 import { execFileSync, spawn } from 'node:child_process'
 import type { ChildProcess } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { TEST_SECRET } from '../helpers/auth.js'
+import { freePort } from '../helpers/free-port.js'
 import { connectTestRedis, deleteKeysUnder, testPrefix } from '../helpers/redis.js'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..')
@@ -50,19 +50,6 @@ afterEach(() => {
   }
   children.clear()
 })
-
-/** A port nobody listens on right now (the kernel picks it; we release it at once). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      const port = typeof address === 'object' && address !== null ? address.port : 0
-      server.close(() => (port > 0 ? resolve(port) : reject(new Error('no port'))))
-    })
-  })
-}
 
 /** `node dist/server.js` with only the given environment (plus PATH), as in the image. */
 function spawnServer(env: Record<string, string>) {
