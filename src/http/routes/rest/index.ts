@@ -35,19 +35,15 @@ export interface RestRoutesOptions {
 const A2A_JSON = 'application/a2a+json'
 
 /**
- * Answers in the binding's media type, `application/a2a+json` (a SHOULD since 1.0.1), on every
- * operation and whatever the request's method; plain `application/json` only to a caller whose
- * Accept names it and neither that type nor a wildcard (a 0.3-era client).
+ * Answers in `application/json`, which the binding's §11.1 requires (the official TCK holds a
+ * server to it, HTTP_JSON-SVC-001), or in `application/a2a+json` to a caller that names that
+ * type, in its Accept or as the type of what it sent (1.0.1's examples use it).
  */
 function send<T>(reply: FastifyReply, body: T): T {
-  const { accept } = reply.request.headers
-  const plain =
-    accept !== undefined &&
-    accept.includes('application/json') &&
-    !accept.includes(A2A_JSON) &&
-    !accept.includes('*/*') &&
-    !accept.includes('application/*')
-  reply.type(`${plain ? 'application/json' : A2A_JSON}; charset=utf-8`)
+  const { accept = '', 'content-type': contentType = '' } = reply.request.headers
+  const type =
+    accept.includes(A2A_JSON) || contentType.includes(A2A_JSON) ? A2A_JSON : 'application/json'
+  reply.type(`${type}; charset=utf-8`)
   return body
 }
 
@@ -176,7 +172,7 @@ const rest: FastifyPluginAsync<RestRoutesOptions> = async (app, options) => {
     dialectErrorHandler(v10RestErrorReply, {
       bodyLimit: options.bodyLimit,
       contentType: 'application/json; charset=utf-8',
-      accepts: `${A2A_JSON} (or application/json)`,
+      accepts: `application/json (or ${A2A_JSON})`,
     }),
   )
 
