@@ -50,7 +50,7 @@ import { Metrics } from './metrics/metrics.js'
 import type { AgentRegistry } from './registry/registry.js'
 import { zodValidatorCompiler } from './http/zod-type-provider.js'
 import { loadSkills } from './skills/load.js'
-import { connectRedis } from './store/redis/connection.js'
+import { connectionName, connectRedis } from './store/redis/connection.js'
 import { SkillRegistry } from './skills/registry.js'
 import type { Skill } from './skills/skill.js'
 import type { ActiveTasks } from './store/active-tasks.js'
@@ -261,7 +261,7 @@ function rateLimitOptions(config: Config) {
     ...(REDIS_URL !== undefined && {
       // No offline queue and a short timeout: while Redis is away, requests pass at once.
       redis: () =>
-        connectRedis(REDIS_URL, 'a2a:rate-limit', {
+        connectRedis(REDIS_URL, connectionName(config.REDIS_KEY_PREFIX, 'rate-limit'), {
           enableOfflineQueue: false,
           commandTimeout: 500,
         }),

@@ -5,7 +5,7 @@
 import type { Logger } from 'pino'
 import type { Config } from '../config.js'
 import { ConfigError } from '../domain/config-error.js'
-import { connectRedis } from '../store/redis/connection.js'
+import { connectionName, connectRedis } from '../store/redis/connection.js'
 import { FileAuditSink } from './sinks/file.js'
 import { RedisAuditSink } from './sinks/redis.js'
 import { StdoutAuditSink } from './sinks/stdout.js'
@@ -43,7 +43,10 @@ function sinkFor(config: Config, log: Logger): AuditSink | undefined {
     case 'file':
       return new FileAuditSink(config.AUDIT_FILE!, log)
     case 'redis': {
-      const redis = connectRedis(config.REDIS_URL!, 'a2a:audit')
+      const redis = connectRedis(
+        config.REDIS_URL!,
+        connectionName(config.REDIS_KEY_PREFIX, 'audit'),
+      )
       // The trail logs failed writes; the connection's own errors would only repeat them.
       redis.on('error', () => undefined)
       return new RedisAuditSink({

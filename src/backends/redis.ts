@@ -17,6 +17,7 @@ import { ControlChannel } from '../dispatch/redis/control-channel.js'
 import { QueueWorker } from '../dispatch/redis/worker.js'
 import {
   blockingOptions,
+  connectionName,
   connectRedis,
   credentialsRefused,
   duplicateRedis,
@@ -34,7 +35,7 @@ export function redisBackend(config: Config & { REDIS_URL: string }, log: Logger
   const prefix = config.REDIS_KEY_PREFIX
   // Unique per process: a consumer name in the work queue's group, and this process's channel.
   const consumer = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`
-  const redis = connectRedis(config.REDIS_URL, `a2a:${consumer}`)
+  const redis = connectRedis(config.REDIS_URL, connectionName(prefix, consumer))
   watchConnection(redis, log.child({ redis: 'commands' }))
   const store = createRedisStore({
     redis,
@@ -55,7 +56,7 @@ export function redisBackend(config: Config & { REDIS_URL: string }, log: Logger
       const runsTurns = config.ROLE !== 'api'
       const servesApi = config.ROLE !== 'worker'
       const reader = runsTurns
-        ? duplicate(redis, `a2a:${consumer}:worker`, log, blockingOptions)
+        ? duplicate(redis, connectionName(prefix, `${consumer}:worker`), log, blockingOptions)
         : undefined
       const worker =
         reader &&
@@ -91,7 +92,7 @@ export function redisBackend(config: Config & { REDIS_URL: string }, log: Logger
       if (worker) channels[queue.keys.cancel] = (taskId) => worker.abort(taskId, 'canceled')
       if (servesApi) channels[queue.keys.ended(consumer)] = (taskId) => dispatcher.turnEnded(taskId)
       const control = new ControlChannel(
-        duplicate(redis, `a2a:${consumer}:control`, log),
+        duplicate(redis, connectionName(prefix, `${consumer}:control`), log),
         {
           channels,
           onReconnected: () => {

@@ -4,7 +4,7 @@
  */
 import type { Config } from '../config.js'
 import { outboundFetch } from '../outbound/fetch.js'
-import { connectRedis } from '../store/redis/connection.js'
+import { connectionName, connectRedis } from '../store/redis/connection.js'
 import { MemoryRegistryStore } from './memory-store.js'
 import { RedisRegistryStore } from './redis-store.js'
 import { AgentRegistry } from './registry.js'
@@ -17,7 +17,9 @@ export function registryFromConfig(
     config.REDIS_URL === undefined
       ? new MemoryRegistryStore()
       : new RedisRegistryStore({
-          redis: quiet(connectRedis(config.REDIS_URL, 'a2a:registry')),
+          redis: quiet(
+            connectRedis(config.REDIS_URL, connectionName(config.REDIS_KEY_PREFIX, 'registry')),
+          ),
           prefix: config.REDIS_KEY_PREFIX,
           ownsConnection: true,
         })

@@ -270,7 +270,7 @@ describe('Redis event log: one pub/sub connection for every follower', () => {
     const list = (await connection().client('LIST')) as string
     return list
       .split('\n')
-      .filter((line) => line.includes(` name=a2a:events:${store.prefix} `))
+      .filter((line) => line.includes(` name=${store.prefix}events `))
       .map((line) => /\bid=(\d+)/.exec(line)![1]!)
   }
 

@@ -29,7 +29,17 @@ export const connectionOptions: RedisOptions = {
 export const blockingOptions: RedisOptions = { commandTimeout: undefined }
 
 /**
- * Opens a connection; `name` shows in CLIENT LIST. It connects in the background, and sends the
+ * A connection's name, as CLIENT LIST and the log show it: `role` under the key prefix, like a
+ * key (`a2a:audit`), so deployments that share one Redis under different prefixes can be told
+ * apart. CLIENT SETNAME refuses spaces, newlines and anything outside printable ASCII (ioredis
+ * then leaves the connection unnamed), so each such character becomes `_`.
+ */
+export function connectionName(prefix: string, role: string): string {
+  return `${prefix}${role}`.replace(/[^!-~]/gu, '_')
+}
+
+/**
+ * Opens a connection; `name` (see connectionName) shows in CLIENT LIST. It connects in the background, and sends the
  * commands of one event-loop turn in one write (coalesced-writes.ts).
  */
 export function connectRedis(url: string, name: string, options: RedisOptions = {}): Redis {

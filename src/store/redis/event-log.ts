@@ -11,7 +11,7 @@ import type { Redis } from 'ioredis'
 import { InvalidRequestError } from '../../domain/errors.js'
 import type { StoredEvent, TaskEvent } from '../../domain/events.js'
 import type { EventLog } from '../event-log.js'
-import { whileReachable } from './connection.js'
+import { connectionName, whileReachable } from './connection.js'
 import { EventFeed } from './event-feed.js'
 import { taskKeys } from './keys.js'
 import { StoredDataError } from './task-codec.js'
@@ -37,7 +37,7 @@ export class RedisEventLog implements EventLog {
     private readonly prefix: string,
     private readonly options: { recheckMs: number } = { recheckMs: FOLLOW_RECHECK_MS },
   ) {
-    this.#feed = new EventFeed(redis, `a2a:events:${prefix}`)
+    this.#feed = new EventFeed(redis, connectionName(prefix, 'events'))
   }
 
   async read(taskId: string, after?: string): Promise<StoredEvent[]> {
