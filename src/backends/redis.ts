@@ -22,6 +22,7 @@ import {
   credentialsRefused,
   duplicateRedis,
   notRedis,
+  redisFailure,
 } from '../store/redis/connection.js'
 import { isDatabaseOutOfRange } from '../store/redis/database.js'
 import { createRedisStore } from '../store/redis/index.js'
@@ -146,11 +147,15 @@ function duplicate(redis: Redis, name: string, log: Logger, options: RedisOption
 /**
  * Logs an outage once (not every reconnection attempt), and the recovery. A database that this
  * Redis does not have is no outage: the connection closes for good (connection.ts; every
- * request then answers 503), and the log says to fix REDIS_URL. Refused
- * credentials are logged as such: they pass only once REDIS_URL or Redis' users change.
+ * request then answers 503), and the log says to fix REDIS_URL. Refused credentials, and a
+ * server that is not Redis, are said as such, even when the outage was logged already (a
+ * server that is not Redis may first close the socket, EPIPE): they pass only once REDIS_URL
+ * changes.
  */
 function watchConnection(redis: Redis, log: Logger, level: 'warn' | 'debug' = 'warn'): void {
   let down = false
+  let said: 'credentials' | 'not Redis' | undefined
+  let reached = false
   redis.on('error', (error: Error) => {
     if (isDatabaseOutOfRange(error)) {
       log.error(
@@ -159,20 +164,27 @@ function watchConnection(redis: Redis, log: Logger, level: 'warn' | 'debug' = 'w
       )
       return
     }
-    if (down) return
-    down = true
+    const err = redisFailure(error)
     if (credentialsRefused(error)) {
-      log.error({ err: error }, 'Redis refused the credentials in REDIS_URL; retrying')
+      if (said !== 'credentials') {
+        log.error({ err }, 'Redis refused the credentials in REDIS_URL; retrying')
+      }
+      said = 'credentials'
     } else if (notRedis(error)) {
-      log.error({ err: error }, 'the server at REDIS_URL does not speak Redis; retrying')
-    } else {
-      log[level]({ err: error }, 'Redis is unreachable; reconnecting')
+      if (said !== 'not Redis') {
+        log.error({ err }, 'what answers at REDIS_URL is not Redis; retrying (fix REDIS_URL)')
+      }
+      said = 'not Redis'
+    } else if (!down) {
+      log[level]({ err }, 'Redis is unreachable; reconnecting')
     }
+    down = true
   })
   redis.on('ready', () => {
-    if (!down) return
+    if (down) log.info(reached ? 'Redis is reachable again' : 'Redis is reachable')
     down = false
-    log.info('Redis is reachable again')
+    said = undefined
+    reached = true
   })
 }
 

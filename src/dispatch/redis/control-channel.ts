@@ -6,6 +6,7 @@
  */
 import type { Redis } from 'ioredis'
 import type { Logger } from 'pino'
+import { redisFailure } from '../../store/redis/connection.js'
 
 export interface ControlHandlers {
   /** channel → what to do with a message on it (the message is a task id). */
@@ -32,7 +33,7 @@ export class ControlChannel {
     })
     this.subscriber.subscribe(...Object.keys(channels)).catch((error: unknown) => {
       // Retried by autoResubscribe once the connection is back.
-      this.log.warn({ err: error }, 'cannot subscribe to the control channels yet')
+      this.log.warn({ err: redisFailure(error) }, 'cannot subscribe to the control channels yet')
     })
   }
 

@@ -1,8 +1,8 @@
 /**
  * The Redis connection a server process runs on. While Redis is down, commands fail within one
  * reconnection attempt (so a request answers 503 at once instead of hanging) and the client
- * reconnects by itself, forever, with a capped backoff. `redisUnavailable` is the one place that
- * decides which failures mean "Redis is not reachable right now".
+ * reconnects by itself, forever, with a capped backoff. `redisFailure` is the one place that
+ * decides which failures mean "Redis is not reachable right now", and says so in plain words.
  */
 import { Redis } from 'ioredis'
 import type { RedisOptions } from 'ioredis'
@@ -88,34 +88,65 @@ const NOT_REDIS = /^(Unknown RESP type|Protocol error)\b/
 export const notRedis = (error: Error): boolean => NOT_REDIS.test(error.message)
 
 /**
- * True when `error` (or an error in its `cause` chain) means Redis cannot serve right now:
- * unreachable, busy, refusing this server's credentials, or not Redis at all. Callers get a
- * 503, not a 500.
+ * A failure of Redis, said as what happened. It replaces the ioredis error rather than wrapping
+ * it: the log prints an error's causes, and ioredis' texts name its own internals ("Reached the
+ * max retries per request limit (which is 0). Refer to "maxRetriesPerRequest" option…", or
+ * "Unknown RESP type 72 "H". Please report this.").
  */
-export function redisUnavailable(error: unknown): boolean {
+export class RedisUnavailableError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'RedisUnavailableError'
+  }
+}
+
+/** What `error`, from ioredis or Redis, means; undefined when it is no Redis outage. */
+function whatHappened(error: Error): string | undefined {
+  const { name, message } = error
+  const code = (error as { code?: unknown }).code
+  if (NOT_REDIS.test(message)) return 'what answers at REDIS_URL is not Redis'
+  if (CREDENTIALS_REFUSED.test(message)) {
+    return `Redis refused the credentials in REDIS_URL (${message})`
+  }
+  if (TRANSIENT_REPLY.test(message)) return `Redis cannot serve now (${message})`
+  if (message === 'Command timed out') return 'Redis did not answer in time'
+  if (typeof code === 'string' && SOCKET_CODES.has(code)) return `Redis is unreachable (${message})`
+  // A command sent, or queued, while the connection was down: ioredis' texts for it.
+  if (
+    name === 'MaxRetriesPerRequestError' ||
+    message === 'Connection is closed.' ||
+    message.startsWith("Stream isn't writeable")
+  ) {
+    return 'Redis is unreachable'
+  }
+  return undefined
+}
+
+/**
+ * The one place that tells Redis outages from other failures: `error` (or an error in its
+ * `cause` chain) said as a RedisUnavailableError when it means Redis cannot serve right now
+ * (unreachable, busy, refusing this server's credentials, or not Redis at all); any other
+ * error as it is.
+ */
+export function redisFailure(error: unknown): unknown {
   for (let current = error, depth = 0; current instanceof Error && depth < 5; depth++) {
-    const { name, message } = current
-    const code = (current as { code?: unknown }).code
-    if (
-      name === 'MaxRetriesPerRequestError' ||
-      message === 'Connection is closed.' ||
-      message.startsWith("Stream isn't writeable") ||
-      message === 'Command timed out' ||
-      (typeof code === 'string' && SOCKET_CODES.has(code)) ||
-      TRANSIENT_REPLY.test(message) ||
-      CREDENTIALS_REFUSED.test(message) ||
-      NOT_REDIS.test(message)
-    ) {
-      return true
-    }
+    if (current instanceof RedisUnavailableError) return current
+    const happened = whatHappened(current)
+    if (happened !== undefined) return new RedisUnavailableError(happened)
     current = current.cause
   }
-  return false
+  return error
 }
+
+/** True when `error` means Redis cannot serve right now (see redisFailure): a 503, not a 500. */
+export const redisUnavailable = (error: unknown): boolean =>
+  redisFailure(error) instanceof RedisUnavailableError
 
 /** What a caller sees while Redis is unreachable: 503, with the Redis error kept for the log. */
 export function storeUnavailable(cause: unknown): ServiceUnavailableError {
-  return new ServiceUnavailableError('The task store is unavailable; try again shortly', { cause })
+  return new ServiceUnavailableError('The task store is unavailable; try again shortly', {
+    cause: redisFailure(cause),
+  })
 }
 
 /** Runs `operation`; a Redis outage becomes ServiceUnavailableError, anything else passes through. */

@@ -8,6 +8,9 @@
  * non-zero only for a turn handed back by a worker that shut down) and `request` (the request
  * that started it, when one did). Entries are deleted once done, so the stream holds only
  * waiting and running turns.
+ *
+ * Every method fails as ServiceUnavailableError while Redis cannot serve (whileReachable), as
+ * the task store does: the worker's log lines then say what happened to Redis.
  */
 import type { Redis } from 'ioredis'
 import { whileReachable } from './connection.js'
@@ -44,7 +47,9 @@ export class WorkQueue {
   readonly keys: ReturnType<typeof queueKeys>
   readonly #scripts: QueueScripts
   readonly #acked = new TurnBatch<readonly string[]>((batches) =>
-    this.#scripts['queue-ack']([this.keys.stream], [this.keys.group, ...batches.flat()]),
+    whileReachable(() =>
+      this.#scripts['queue-ack']([this.keys.stream], [this.keys.group, ...batches.flat()]),
+    ),
   )
 
   constructor(
@@ -58,12 +63,14 @@ export class WorkQueue {
   }
 
   /** Creates the stream and its group if missing (they vanish with a Redis that lost its data). */
-  async ensureGroup(): Promise<void> {
-    try {
-      await this.redis.xgroup('CREATE', this.keys.stream, this.keys.group, '0', 'MKSTREAM')
-    } catch (error) {
-      if (!(error instanceof Error && error.message.startsWith('BUSYGROUP'))) throw error
-    }
+  ensureGroup(): Promise<void> {
+    return whileReachable(async () => {
+      try {
+        await this.redis.xgroup('CREATE', this.keys.stream, this.keys.group, '0', 'MKSTREAM')
+      } catch (error) {
+        if (!(error instanceof Error && error.message.startsWith('BUSYGROUP'))) throw error
+      }
+    })
   }
 
   /**
@@ -114,7 +121,11 @@ export class WorkQueue {
    * Takes up to `count` new turns, waiting up to `blockMs` for one. `connection` must be one
    * this queue's user keeps for blocking reads: a blocked connection serves nobody else.
    */
-  async take(connection: Redis, count: number, blockMs: number): Promise<QueuedTurn[]> {
+  take(connection: Redis, count: number, blockMs: number): Promise<QueuedTurn[]> {
+    return whileReachable(() => this.#take(connection, count, blockMs))
+  }
+
+  async #take(connection: Redis, count: number, blockMs: number): Promise<QueuedTurn[]> {
     const { stream, group } = this.keys
     const read = () =>
       connection.xreadgroup(
@@ -150,7 +161,11 @@ export class WorkQueue {
   }
 
   /** Hands a turn this consumer owns back to the queue; false when it was no longer its own. */
-  async release(turn: QueuedTurn, attemptsUsed: number): Promise<boolean> {
+  release(turn: QueuedTurn, attemptsUsed: number): Promise<boolean> {
+    return whileReachable(() => this.#release(turn, attemptsUsed))
+  }
+
+  async #release(turn: QueuedTurn, attemptsUsed: number): Promise<boolean> {
     const { stream, group } = this.keys
     const reply = await this.#scripts['queue-release'](
       [stream],
@@ -174,21 +189,17 @@ export class WorkQueue {
   async heartbeat(ids: readonly string[]): Promise<Set<string>> {
     if (ids.length === 0) return new Set()
     const { stream, group } = this.keys
-    const kept = await this.#scripts['queue-heartbeat']([stream], [group, this.consumer, ...ids])
+    const kept = await whileReachable(() =>
+      this.#scripts['queue-heartbeat']([stream], [group, this.consumer, ...ids]),
+    )
     return new Set(Array.isArray(kept) ? kept.map(String) : [])
   }
 
   /** Pending entries idle for at least `minIdleMs`, oldest first. */
   async idle(minIdleMs: number, count: number): Promise<IdleTurn[]> {
     const { stream, group } = this.keys
-    const reply = (await this.redis.xpending(
-      stream,
-      group,
-      'IDLE',
-      minIdleMs,
-      '-',
-      '+',
-      count,
+    const reply = (await whileReachable(() =>
+      this.redis.xpending(stream, group, 'IDLE', minIdleMs, '-', '+', count),
     )) as [string, string, number, number][]
     return reply.map(([id, consumer, idleMs, deliveries]) => ({
       id,
@@ -205,12 +216,8 @@ export class WorkQueue {
   async claim(ids: readonly string[], minIdleMs: number): Promise<QueuedTurn[]> {
     if (ids.length === 0) return []
     const { stream, group } = this.keys
-    const entries = (await this.redis.xclaim(
-      stream,
-      group,
-      this.consumer,
-      minIdleMs,
-      ...ids,
+    const entries = (await whileReachable(() =>
+      this.redis.xclaim(stream, group, this.consumer, minIdleMs, ...ids),
     )) as (StreamEntry | null)[]
     return entries.flatMap((entry) => (entry ? queuedTurn(entry) : []))
   }
@@ -218,7 +225,9 @@ export class WorkQueue {
   /** Consumers idle for at least `minIdleMs` (dead workers, usually), by name. */
   async idleConsumers(minIdleMs: number): Promise<string[]> {
     const { stream, group } = this.keys
-    const reply = (await this.redis.xinfo('CONSUMERS', stream, group)) as unknown[][]
+    const reply = (await whileReachable(() =>
+      this.redis.xinfo('CONSUMERS', stream, group),
+    )) as unknown[][]
     return reply.flatMap((info) => {
       const field = (name: string) => info[info.indexOf(name) + 1]
       return Number(field('idle')) >= minIdleMs && field('name') !== this.consumer
@@ -229,9 +238,8 @@ export class WorkQueue {
 
   /** Deletes a consumer that owns no entry; false when it still owns some. */
   async forgetConsumer(name: string): Promise<boolean> {
-    const reply = await this.#scripts['queue-forget-consumer'](
-      [this.keys.stream],
-      [this.keys.group, name],
+    const reply = await whileReachable(() =>
+      this.#scripts['queue-forget-consumer']([this.keys.stream], [this.keys.group, name]),
     )
     return reply === 1
   }
@@ -243,12 +251,12 @@ export class WorkQueue {
 
   /** Tells the process that dispatched a turn that it has ended. */
   async publishEnded(origin: string, taskId: string): Promise<void> {
-    await this.redis.publish(this.keys.ended(origin), taskId)
+    await whileReachable(() => this.redis.publish(this.keys.ended(origin), taskId))
   }
 
   /** How many turns wait or run (for metrics and the benchmark). */
   depth(): Promise<number> {
-    return this.redis.xlen(this.keys.stream)
+    return whileReachable(() => this.redis.xlen(this.keys.stream))
   }
 }
 
