@@ -3,6 +3,7 @@
  * SIGTERM/SIGINT (stop intake, drain running turns, then exit). A setting it cannot start
  * with exits 78 (EX_CONFIG) with a message naming it; any other start failure exits 1.
  */
+import type { FastifyInstance } from 'fastify'
 import { buildApp } from './app.js'
 import { devSecretIn } from './auth/dev-secret.js'
 import { devToken } from './auth/dev-token.js'
@@ -44,20 +45,62 @@ async function main(): Promise<void> {
     role: config.ROLE,
   }
   // A worker serves no A2A route: only the probes and the metrics.
-  if (config.ROLE === 'worker') {
+  const worker = config.ROLE === 'worker'
+  const announceReady = () =>
     app.log.info(
       ready,
-      `A2A worker ready: runs turns from the work queue; serves ${config.PUBLIC_URL}/readyz and /metrics`,
+      worker
+        ? `A2A worker ready: runs turns from the work queue; serves ${config.PUBLIC_URL}/readyz and /metrics`
+        : `A2A agent ready: curl ${config.PUBLIC_URL}/.well-known/agent.json`,
     )
-    return
+  // Ready only once what it needs (Redis) answers; until then the start line says it waits.
+  const missing = await unreachableWithin(app, FIRST_CONNECTION_MS, FIRST_POLL_MS)
+  if (missing.length === 0) announceReady()
+  else {
+    app.log.warn(
+      { ...ready, unreachable: missing },
+      `A2A ${worker ? 'worker' : 'agent'} started, waiting for ${missing.join(', ')}: ${
+        worker ? 'runs turns' : 'serves requests'
+      } once it answers; ${config.PUBLIC_URL}/readyz answers 503 until then`,
+    )
+    void unreachableWithin(app, Infinity, WAITING_POLL_MS).then((left) => {
+      if (left.length === 0 && !closing) announceReady()
+    })
   }
-  app.log.info(ready, `A2A agent ready: curl ${config.PUBLIC_URL}/.well-known/agent.json`)
+  if (worker) return
   if (dev) announceDevMode(config, dev, app.log)
   else if (config.PUBLIC_URL_IS_LOCAL_DEFAULT && config.NODE_ENV === 'production') {
     app.log.warn(
       { url: config.PUBLIC_URL },
       `PUBLIC_URL is not set: the Agent Cards send clients to ${config.PUBLIC_URL}, which is their own machine; set PUBLIC_URL to the address clients reach this server at`,
     )
+  }
+}
+
+/** How long the start line waits for a first connection to Redis before it says it waits. */
+const FIRST_CONNECTION_MS = 1000
+/** How often a process that waits for Redis looks again: often at first, then once a second. */
+const FIRST_POLL_MS = 50
+const WAITING_POLL_MS = 1000
+
+/**
+ * The dependencies /readyz names as unreachable, looking again until they all answer or
+ * `withinMs` has passed; empty once ready, or when the process closes meanwhile.
+ */
+async function unreachableWithin(
+  app: FastifyInstance,
+  withinMs: number,
+  everyMs: number,
+): Promise<string[]> {
+  const deadline = Date.now() + withinMs
+  for (;;) {
+    const reply = await app.inject({ method: 'GET', url: '/readyz' }).catch(() => undefined)
+    // No reply: the app has closed.
+    if (!reply) return []
+    const { status, unreachable = [] } = reply.json<{ status: string; unreachable?: string[] }>()
+    if (reply.statusCode === 200 || status === 'closing') return []
+    if (Date.now() >= deadline) return unreachable
+    await new Promise((resolve) => setTimeout(resolve, everyMs).unref())
   }
 }
 

@@ -13,6 +13,7 @@
  *   and the due time, for the check's timeout plus a second); the result is written only if
  *   the entry did not change meanwhile (compare-and-set on its revision).
  */
+import { ServiceUnavailableError } from '../domain/errors.js'
 import { cardFields } from './entry.js'
 import type { AgentEntry } from './entry.js'
 import type { AgentCard } from '../client/card.js'
@@ -76,7 +77,11 @@ export class HealthChecker {
     const timer = setTimeout(() => {
       this.#running = this.#checkDue()
         .catch((error: unknown) => {
-          this.log?.warn({ err: error }, 'agent health checks failed')
+          // A store that cannot be read (Redis away) is no failed check: no agent was probed,
+          // perhaps none is registered, and the store's connection logs the outage already.
+          if (!(error instanceof ServiceUnavailableError)) {
+            this.log?.warn({ err: error }, 'agent health checks failed')
+          }
           return Date.now() + this.#retryMs
         })
         .then((nextDue) => {

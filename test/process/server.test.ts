@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url'
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { TEST_SECRET } from '../helpers/auth.js'
 import { freePort } from '../helpers/free-port.js'
+import { PrivateRedis, hasRedisServer } from '../helpers/private-redis.js'
 import { connectTestRedis, deleteKeysUnder, testPrefix } from '../helpers/redis.js'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..')
@@ -152,6 +153,49 @@ describe('node dist/server.js', () => {
       redis.disconnect()
     }
   })
+
+  it.skipIf(!hasRedisServer)(
+    'says a worker started while Redis is down waits for it, and that it is ready once Redis is up',
+    async () => {
+      const redis = await PrivateRedis.start()
+      try {
+        await redis.stop()
+        const { child, stdout } = await startServer({
+          LOG_LEVEL: 'info',
+          REDIS_URL: redis.url,
+          REDIS_KEY_PREFIX: testPrefix(),
+          ROLE: 'worker',
+        })
+        const lines = () =>
+          stdout()
+            .split('\n')
+            .filter(Boolean)
+            .map((line) => JSON.parse(line) as { level: number; msg: string })
+        await vi.waitFor(() => expect(stdout()).toContain('A2A worker started'), { timeout: 5_000 })
+        expect(lines().find((line) => line.msg.startsWith('A2A worker started'))).toMatchObject({
+          level: 40,
+          msg: expect.stringMatching(
+            /^A2A worker started, waiting for redis: runs turns once it answers; http:\/\/localhost:\d+\/readyz answers 503 until then$/,
+          ),
+        })
+        expect(stdout()).not.toContain(' ready')
+
+        await redis.start()
+        await vi.waitFor(() => expect(stdout()).toContain('A2A worker ready'), { timeout: 5_000 })
+        const messages = lines().map((line) => line.msg)
+        expect(messages.indexOf('Redis is reachable')).toBeGreaterThan(-1)
+        expect(messages.indexOf('Redis is reachable')).toBeLessThan(
+          messages.findIndex((msg) => msg.startsWith('A2A worker ready')),
+        )
+        // No agent is registered: nothing was checked, so no check failed.
+        expect(messages).not.toContain('agent health checks failed')
+        child.kill('SIGTERM')
+        await exited(child, 5_000)
+      } finally {
+        await redis.remove()
+      }
+    },
+  )
 
   it('warns in production when PUBLIC_URL is not set, as the cards then name localhost', async () => {
     expect(await logUntilReady({})).toContain(

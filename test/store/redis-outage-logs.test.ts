@@ -28,6 +28,8 @@ async function serverOn(url: string): Promise<{ app: FastifyInstance; lines: Log
     {
       REDIS_URL: url,
       REDIS_KEY_PREFIX: testPrefix(),
+      // Fast health-check rounds, so that a test would see their warnings.
+      REGISTRY_CHECK_INTERVAL_MS: '100',
       // The rate limiter's log line (src/http/plugins/rate-limit.ts) is not this test's.
       RATE_LIMIT_MAX: '0',
     },
@@ -47,6 +49,7 @@ async function httpServer(): Promise<string> {
 }
 
 const IOREDIS_TEXT = /maxRetriesPerRequest|Reached the max retries|Please report this/
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 describe('the log while Redis is unreachable', () => {
   it('says why a request was refused in plain words', async () => {
@@ -59,6 +62,12 @@ describe('the log while Redis is unreachable', () => {
       message: 'The task store is unavailable; try again shortly: Redis is unreachable',
     })
     expect(JSON.stringify(lines)).not.toMatch(IOREDIS_TEXT)
+  })
+
+  it('logs no failed agent health checks: no agent was checked', async () => {
+    const { lines } = await serverOn(`redis://127.0.0.1:${await freePort()}`)
+    await sleep(500)
+    expect(lines.map((line) => line.msg)).not.toContain('agent health checks failed')
   })
 })
 
