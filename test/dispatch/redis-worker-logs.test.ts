@@ -116,6 +116,26 @@ describe('QueueWorker: its log', () => {
       expect(JSON.stringify(lines)).not.toMatch(IOREDIS_TEXT)
     },
   )
+
+  it('logs how many running turns it handed back to the queue when it shuts down', async () => {
+    const { worker, queue, lines, dispatch } = await holdingWorker(
+      process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+      'info',
+    )
+    await queue.ensureGroup()
+    worker.start()
+    await dispatch()
+    await dispatch()
+    await expect.poll(() => worker.runningCount).toBe(2)
+
+    await worker.close(0)
+    expect(lines.filter((line) => line.level === 30)).toMatchObject([
+      { msg: 'handed 2 running turns back to the queue for another worker', turns: 2 },
+    ])
+    // Handed back: waiting for any worker, none pending under this one.
+    expect(await queue.depth()).toBe(2)
+    expect(await queue.idle(0, 10)).toEqual([])
+  })
 })
 
 describe('ControlChannel: its log', () => {

@@ -202,7 +202,15 @@ export class QueueWorker {
       const left = [...this.#running.values()]
       for (const { turn } of left) turn.abort('released')
       await this.#allDone()
-      await Promise.all(left.map(({ entry }) => this.#release(entry)))
+      const released = await Promise.all(left.map(({ entry }) => this.#release(entry)))
+      const turns = released.filter(Boolean).length
+      // The turns that could not be handed back are logged one by one (#release).
+      if (turns > 0) {
+        this.#options.log.info(
+          { turns, graceMs },
+          `handed ${turns} running turn${turns === 1 ? '' : 's'} back to the queue for another worker`,
+        )
+      }
     }
     clearInterval(this.#heartbeatTimer)
     this.#options.connection.disconnect()
@@ -313,12 +321,14 @@ export class QueueWorker {
     }
   }
 
-  async #release(entry: QueuedTurn): Promise<void> {
+  /** Hands a turn back to the queue; true when it was still this worker's to hand back. */
+  async #release(entry: QueuedTurn): Promise<boolean> {
     try {
-      await this.#options.queue.release(entry, entry.priorAttempts)
+      return await this.#options.queue.release(entry, entry.priorAttempts)
     } catch (error) {
       // Still pending under this consumer: reclaimed once the visibility timeout has passed.
       this.#options.log.warn({ err: error, taskId: entry.taskId }, 'cannot hand a turn back')
+      return false
     }
   }
 
