@@ -180,8 +180,10 @@ describe('work queue: API processes enqueue, worker processes run the skills', (
     await waitFor('the slot to be freed', async () =>
       (await redis().zcard(leases)) === 0 ? true : undefined,
     )
+    // Admitted: worker 2 may have run it before the answer left (SEND_WAIT_MS is 0).
     const next = await post(api.url, '/tasks/send', taskFor('echo'))
-    expect(next).toMatchObject({ status: 200, body: { status: { state: 'submitted' } } })
+    expect(next.status).toBe(200)
+    expect(['submitted', 'working', 'completed']).toContain(next.body.status.state)
   })
 
   it('runs a lost turn when the send is retried, and never queues a second one', async () => {
