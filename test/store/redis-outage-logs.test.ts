@@ -30,8 +30,6 @@ async function serverOn(url: string): Promise<{ app: FastifyInstance; lines: Log
       REDIS_KEY_PREFIX: testPrefix(),
       // Fast health-check rounds, so that a test would see their warnings.
       REGISTRY_CHECK_INTERVAL_MS: '100',
-      // The rate limiter's log line (src/http/plugins/rate-limit.ts) is not this test's.
-      RATE_LIMIT_MAX: '0',
     },
     { logger },
   )

@@ -18,6 +18,7 @@ import fp from 'fastify-plugin'
 import type { Redis } from 'ioredis'
 import { RateLimitedError } from '../../domain/errors.js'
 import { ownerKey } from '../../domain/caller.js'
+import { redisFailure } from '../../store/redis/connection.js'
 import { callerOf } from '../a2a/caller.js'
 
 export interface RateLimitOptions {
@@ -78,7 +79,10 @@ const rateLimits: FastifyPluginAsync<RateLimitOptions> = async (app, options) =>
   const storeFailed = (error: unknown) => {
     if (failing) return
     failing = true
-    app.log.warn({ err: error }, 'rate-limit store unreachable: limits are off until it is back')
+    app.log.warn(
+      { err: redisFailure(error) },
+      'rate-limit store unreachable: limits are off until it is back',
+    )
   }
   const storeAnswered = () => {
     if (!failing) return
