@@ -346,12 +346,12 @@ export class QueueWorker {
   /** Claims turns whose worker went quiet, and runs them again or fails their task. */
   async #reclaim(): Promise<void> {
     const { queue, runner, visibilityTimeoutMs, maxAttempts, concurrency, log } = this.#options
-    if (this.#justReconnected()) return
+    if (this.#reclaimPaused()) return
     const runningIds = new Set([...this.#running.values()].map(({ entry }) => entry.id))
     const idle = await queue.idle(visibilityTimeoutMs, 100)
     for (const candidate of idle) {
       // Checked again: a command issued during an outage is sent once Redis is back.
-      if (this.#closing || this.#justReconnected()) return
+      if (this.#closing || this.#reclaimPaused()) return
       if (runningIds.has(candidate.id)) continue
       const exhausted = candidate.deliveries >= maxAttempts
       if (!exhausted && this.#running.size >= concurrency) continue
@@ -389,7 +389,7 @@ export class QueueWorker {
    * running turn's entry looks idle then (its heartbeats failed), so the living workers get that
    * long to heartbeat theirs before anyone reclaims.
    */
-  #justReconnected(): boolean {
+  #reclaimPaused(): boolean {
     const { redis, visibilityTimeoutMs } = this.#options
     return redis.status !== 'ready' || Date.now() - this.#reconnectedAt < visibilityTimeoutMs
   }
