@@ -3,7 +3,7 @@ import type { Logger } from 'pino'
 import type { TaskChange } from '../domain/events.js'
 import { newId } from '../domain/ids.js'
 import { issueList, plainly } from '../domain/issue-messages.js'
-import type { Message, Task } from '../domain/model.js'
+import type { Artifact, Message, Task } from '../domain/model.js'
 import { now } from '../domain/model.js'
 import { agentMessage, contentOf, textPart } from '../domain/parts.js'
 import type { MessageContent } from '../domain/parts.js'
@@ -71,7 +71,7 @@ export class TurnContext implements SkillContext {
     const artifactId = checked.data.artifactId ?? newId()
     await this.#apply({
       kind: 'artifact',
-      artifact: { ...checked.data, artifactId },
+      artifact: artifactOf(checked.data, artifactId),
       append: chunk.append ?? false,
       lastChunk: chunk.lastChunk ?? false,
     })
@@ -100,5 +100,20 @@ export class TurnContext implements SkillContext {
   #apply(change: TaskChange): Promise<void> {
     if (this.turn.aborted) return Promise.resolve()
     return this.writer.report(change)
+  }
+}
+
+/**
+ * The artifact as stored, built as one literal: a spread of the parsed input gave artifacts of
+ * many tasks each its own hidden class, which the heap then kept once per task.
+ */
+function artifactOf(input: ArtifactInput, artifactId: string): Artifact {
+  const { name, description, parts, metadata } = input
+  return {
+    artifactId,
+    ...(name !== undefined && { name }),
+    ...(description !== undefined && { description }),
+    parts,
+    ...(metadata !== undefined && { metadata }),
   }
 }
