@@ -143,7 +143,7 @@ export class Runner {
     try {
       // A skill that ignores its signal must not hold the turn: the race ends at the abort.
       const result = await Promise.race([skill.execute(context), turn.whenAborted()])
-      if (!turn.aborted) return outcomeOf(result, context.log)
+      if (!turn.aborted) return outcomeOf(result, context)
     } catch (error) {
       if (!turn.aborted) {
         // A report the store could not take (Redis away) rejected in the skill: not its fault.
@@ -178,12 +178,15 @@ const internalError = (): SkillOutcome => ({
   message: [textPart('The skill failed with an internal error')],
 })
 
-/** What `execute` resolved with, checked: nothing is `completed`, anything but an outcome fails. */
-function outcomeOf(result: unknown, log: Logger): SkillOutcome {
+/**
+ * What `execute` resolved with, checked: nothing is `completed`, anything but an outcome fails.
+ * The turn's logger is made only for that error: most turns never log.
+ */
+function outcomeOf(result: unknown, context: { log: Logger }): SkillOutcome {
   if (result === undefined) return { state: 'completed' }
   const outcome = SkillOutcome.safeParse(result, plainly)
   if (outcome.success) return outcome.data
-  log.error(
+  context.log.error(
     { outcome: issueList(outcome.error, '(outcome)', 3) },
     'skill returned something that is not an outcome (use ctx.complete, ctx.fail, …)',
   )
