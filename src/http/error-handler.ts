@@ -5,8 +5,10 @@
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import type { A2AError } from '../domain/errors.js'
+import { MethodNotAllowedError } from '../domain/errors.js'
 import { logFailure } from '../domain/log-failure.js'
 import { toA2AError } from './errors.js'
+import { pathOf } from './route-methods.js'
 
 /** A dialect's rendering of an error: the HTTP status and the body. */
 export interface ErrorReply {
@@ -29,11 +31,13 @@ export function dialectErrorHandler(
   { bodyLimit, contentType, accepts }: ErrorHandlerOptions,
 ) {
   return (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
-    const a2aError = toA2AError(error, {
-      bodyLimit,
-      contentType: request.headers['content-type'],
-      ...(accepts !== undefined && { accepts }),
-    })
+    const a2aError =
+      wrongMethod(error, request) ??
+      toA2AError(error, {
+        bodyLimit,
+        contentType: request.headers['content-type'],
+        ...(accepts !== undefined && { accepts }),
+      })
     const { statusCode, body } = render(a2aError, request)
     if (statusCode >= 500) {
       logFailure(
@@ -53,4 +57,18 @@ export function dialectErrorHandler(
     if (contentType !== undefined) reply.type(contentType)
     return reply.send(body)
   }
+}
+
+/**
+ * A path parameter refused because the path is another method's route without parameters
+ * (`GET /tasks/send` reached `GET /tasks/:id` with the id "send"): the caller used the wrong
+ * method, which is what it is told (405 and `Allow`), as for any path no route of its method
+ * serves.
+ */
+function wrongMethod(error: FastifyError, request: FastifyRequest): A2AError | undefined {
+  if (error.validationContext !== 'params') return undefined
+  const path = pathOf(request)
+  const allowed = request.server.routeMethods.allowed(path)
+  if (allowed.length === 0 || allowed.includes(request.method)) return undefined
+  return new MethodNotAllowedError(request.method, path, allowed)
 }

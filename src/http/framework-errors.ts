@@ -12,6 +12,7 @@ import { v10RestErrorReply } from '../protocol/v10/errors.js'
 import type { ErrorReply } from './error-handler.js'
 import { dialectErrorHandler } from './error-handler.js'
 import { toA2AError } from './errors.js'
+import { pathOf } from './route-methods.js'
 import { JSON_RPC_PATH, REST_PATH } from './routes/a2a.js'
 import { jsonRpcErrorReply } from './routes/jsonrpc/error-reply.js'
 
@@ -57,7 +58,7 @@ export function sendNoRoute(
   reply: FastifyReply,
   render: (error: A2AError) => unknown,
 ) {
-  const path = request.url.split('?', 1)[0]!
+  const path = pathOf(request)
   const allowed = request.server.routeMethods.allowed(path)
   if (allowed.length > 0) {
     const error = new MethodNotAllowedError(request.method, path, allowed)

@@ -5,7 +5,7 @@
  * segment `:name` is one path segment (a REST task id includes its `:verb`), `::` a literal
  * colon, and `*` the rest of the path.
  */
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -34,6 +34,10 @@ export class RouteMethods {
     return [...methods].sort()
   }
 }
+
+/** The request's path, without its query string. */
+export const pathOf = (request: Pick<FastifyRequest, 'url'>): string =>
+  request.url.split('?', 1)[0]!
 
 /** Learns every route registered after it, in every plugin. */
 export function learnRouteMethods(app: FastifyInstance): void {

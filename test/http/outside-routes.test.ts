@@ -59,6 +59,22 @@ describe('errors outside any route', () => {
     expect(card.headers.allow).toBe('GET, HEAD')
   })
 
+  it('answers GET of a POST-only seed path with 405, though GET /tasks/:id matches it too', async () => {
+    for (const path of ['/tasks/send', '/tasks/sendSubscribe']) {
+      const get = await app.inject({ url: path })
+      expect(get.statusCode).toBe(405)
+      expect(get.headers.allow).toBe('POST')
+      expect(get.json().error).toMatchObject({
+        code: 'METHOD_NOT_ALLOWED',
+        message: `GET is not served at ${path}; it takes POST`,
+      })
+    }
+    // A task id that is not one is still the id's fault.
+    const notAnId = await app.inject({ url: '/tasks/not-a-task?historyLength=1' })
+    expect(notAnId.statusCode).toBe(400)
+    expect(notAnId.json().error).toMatchObject({ code: 'INVALID_REQUEST', field: 'path.id' })
+  })
+
   it('answers a missing token before any route in the JSON-RPC shape there, and the seed shape elsewhere', async () => {
     const rpc = await app.inject({ url: '/a2a/jsonrpc', headers: { authorization: '' } })
     expect(rpc.statusCode).toBe(401)

@@ -12,6 +12,7 @@ import { CapReachedError } from '../../domain/errors.js'
 import { now } from '../../domain/model.js'
 import { ownerKey } from '../../domain/caller.js'
 import { callerOf } from '../a2a/caller.js'
+import { pathOf } from '../route-methods.js'
 
 export { AuditEvent }
 
@@ -98,6 +99,6 @@ function requestFields(request: FastifyRequest) {
 
 /** The method and the route pattern (or the path without its query: never a query string). */
 function where(request: FastifyRequest) {
-  const route = request.routeOptions.url ?? request.url.split('?', 1)[0] ?? ''
+  const route = request.routeOptions.url ?? pathOf(request)
   return { method: request.method, route: route.slice(0, 512) }
 }

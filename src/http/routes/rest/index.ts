@@ -25,6 +25,7 @@ import type { A2AOperations } from '../../a2a/operations.js'
 import { parseProtoJson } from '../../a2a/params.js'
 import { sendStream } from '../../a2a/sse.js'
 import { checkStreaming, v10MessageInput, v10StreamResponse } from '../jsonrpc/v10-methods.js'
+import { pathOf } from '../../route-methods.js'
 
 export interface RestRoutesOptions {
   bodyLimit: number
@@ -74,7 +75,7 @@ function taskOperation(request: FastifyRequest<{ Params: { id: string } }>) {
     throw new InvalidRequestError(`unknown operation ":${verb}"; use :cancel or :subscribe`)
   }
   if (!methods.includes(request.method)) {
-    throw new MethodNotAllowedError(request.method, request.url.split('?', 1)[0]!, methods)
+    throw new MethodNotAllowedError(request.method, pathOf(request), methods)
   }
   if (id === '') throw new InvalidRequestError('is empty; name the task', 'id')
   return { id, verb }
