@@ -77,8 +77,9 @@ async function importSkills(specifier: string): Promise<Skill[]> {
   const url = isPath ? pathToFileURL(resolve(specifier)).href : specifier
   let module: Record<string, unknown>
   try {
-    module = (await import(url)) as Record<string, unknown>
+    module = (await settled(import(url), specifier)) as Record<string, unknown>
   } catch (error) {
+    if (error instanceof ConfigError) throw error
     const problem = `SKILL_MODULES: cannot load "${specifier}": ${(error as Error).message}`
     throw Object.assign(new ConfigError([problem]), { cause: error })
   }
@@ -92,8 +93,9 @@ async function importSkills(specifier: string): Promise<Skill[]> {
   }
   if (typeof exported === 'function') {
     try {
-      exported = await (exported as () => unknown)()
+      exported = await settled(Promise.resolve((exported as () => unknown)()), specifier)
     } catch (error) {
+      if (error instanceof ConfigError) throw error
       const problem = `SKILL_MODULES: the skill factory of "${specifier}" threw: ${(error as Error).message}`
       throw Object.assign(new ConfigError([problem]), { cause: error })
     }
@@ -107,12 +109,17 @@ async function importSkills(specifier: string): Promise<Skill[]> {
 }
 
 function assertSkill(value: unknown, specifier: string): asserts value is Skill {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new ConfigError([
+      `SKILL_MODULES: "${specifier}" exports ${describeValue(value)}, not a skill (an object with id, name, description, tags and execute)`,
+    ])
+  }
   const skill = value as Partial<Skill> | undefined
   const missing = (['id', 'name', 'description'] as const).filter(
     (key) => typeof skill?.[key] !== 'string',
   )
   if (!Array.isArray(skill?.tags)) missing.push('tags' as never)
-  if (typeof skill?.execute !== 'function') missing.push('execute' as never)
+  if (typeof skill?.execute !== 'function') missing.push('execute (a function)' as never)
   if (missing.length > 0) {
     throw new ConfigError([
       `SKILL_MODULES: "${specifier}" exports a skill without ${missing.join(', ')}`,
@@ -126,5 +133,35 @@ function assertSkill(value: unknown, specifier: string): asserts value is Skill 
     throw new ConfigError([
       `SKILL_MODULES: "${specifier}" exports skill "${skill?.id}" whose timeoutMs is not a whole number from 0 to ${MAX_DURATION_MS} (24 days)`,
     ])
+  }
+}
+
+/** What a module exported instead of a skill, for the message. */
+function describeValue(value: unknown): string {
+  if (value === null || value === undefined) return String(value)
+  if (Array.isArray(value)) return 'an array inside its array'
+  return `a ${typeof value}`
+}
+
+/**
+ * `loading`, or a ConfigError once nothing is left that could settle it: an import or factory
+ * awaiting a promise nobody resolves would otherwise let the event loop run dry, and the
+ * process exit 0 without a word. A slow load (a socket, a timer) is waited for.
+ */
+async function settled<T>(loading: Promise<T>, specifier: string): Promise<T> {
+  let onIdle!: () => void
+  const idle = new Promise<never>((_resolve, reject) => {
+    onIdle = () =>
+      reject(
+        new ConfigError([
+          `SKILL_MODULES: loading "${specifier}" never finished: its import or its factory awaits something that nothing will ever settle`,
+        ]),
+      )
+  })
+  process.once('beforeExit', onIdle)
+  try {
+    return await Promise.race([loading, idle])
+  } finally {
+    process.off('beforeExit', onIdle)
   }
 }

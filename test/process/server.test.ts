@@ -258,6 +258,17 @@ describe('node dist/server.js', () => {
     expect(stderr()).toContain('  - PORT: must be from 0 to 65535 (got "99999")')
   })
 
+  it('exits 78 naming a skill module whose import or factory never settles, instead of exiting 0 in silence', async () => {
+    for (const module of ['never-settling-factory.js', 'never-settling-import.js']) {
+      const specifier = join(root, 'test', 'fixtures', module)
+      const { child, stderr } = spawnServer({ SKILL_MODULES: specifier })
+      expect(await exited(child, 10_000)).toEqual({ code: 78, signal: null })
+      expect(stderr()).toContain(
+        `SKILL_MODULES: loading "${specifier}" never finished: its import or its factory awaits something that nothing will ever settle`,
+      )
+    }
+  })
+
   it('names every bad variable at once', async () => {
     const { child, stderr } = spawnServer({ PORT: '-1', LOG_LEVEL: 'loud', BODY_LIMIT: '10' })
     expect(await exited(child, 5_000)).toEqual({ code: 78, signal: null })

@@ -30,7 +30,7 @@ describe('plugging in skills', () => {
 
   it('names the module and what is missing when an export is not a skill', async () => {
     await expect(loadSkills([], ['./test/fixtures/not-a-skill.js'])).rejects.toThrow(
-      'SKILL_MODULES: "./test/fixtures/not-a-skill.js" exports a skill without description, tags, execute',
+      'SKILL_MODULES: "./test/fixtures/not-a-skill.js" exports a skill without description, tags, execute (a function)',
     )
   })
 
@@ -50,6 +50,12 @@ describe('plugging in skills', () => {
   it('says a module has no default export, and what it exports instead', async () => {
     await expect(loadSkills([], ['./test/fixtures/named-export-skill.js'])).rejects.toThrow(
       'SKILL_MODULES: "./test/fixtures/named-export-skill.js" has no default export; export the skill (or an array of skills) as default (it exports shout)',
+    )
+  })
+
+  it('says what a module exported when it is not a skill at all', async () => {
+    await expect(loadSkills([], ['./test/fixtures/factory-returns-nothing.js'])).rejects.toThrow(
+      'SKILL_MODULES: "./test/fixtures/factory-returns-nothing.js" exports undefined, not a skill (an object with id, name, description, tags and execute)',
     )
   })
 
