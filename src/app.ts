@@ -121,6 +121,7 @@ export async function buildApp(
       (await loadSkills(config.BUNDLED_SKILLS, config.SKILL_MODULES, { orchestrate })),
     config.DEFAULT_SKILL,
   )
+  for (const warning of skills.warnings) app.log.warn(warning)
   const trail = await openAuditTrail(config, app.log as Logger)
   const backend = overrides.store ? undefined : chooseBackend(config, app.log as Logger)
   const store: StoreBackend = overrides.store ?? backend!

@@ -237,7 +237,7 @@ export class TaskService {
     const owner = current.owner
     const skill = skills.get(current.skillId)
     if (skill?.inputModes) checkMediaTypes(message.parts, skill.inputModes)
-    skills.checkInput(current.skillId, message)
+    skills.checkInput(current.skillId, message, current.history)
     if (cap && skill) await cap.admit(owner, taskId, skill)
     let task: Task
     try {

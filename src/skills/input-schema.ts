@@ -5,7 +5,10 @@
  *
  * The data input is what the skill reads as `ctx.input.data`: the message's data parts merged
  * into one object, a later part's field winning. A message without data parts has no data input
- * (its text and files are the skill's to read) and is not checked.
+ * (its text and files are the skill's to read) and is not checked. An answer to an
+ * input-required task is checked together with the data its task was given before: its fields
+ * are merged over the earlier user messages' data, so an answer need not repeat the required
+ * fields, and a field it sends must still match.
  */
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import type { ErrorObject } from 'ajv'
@@ -15,25 +18,96 @@ import type { JsonSchema } from '../domain/agent.js'
 import type { DataPart, Message } from '../domain/model.js'
 import { contentOf } from '../domain/parts.js'
 
-/** Throws SkillInputInvalidError when the message's data input does not match. */
-export type InputCheck = (message: Message) => void
+/**
+ * Throws SkillInputInvalidError when the message's data input does not match; `earlier`: the
+ * task's conversation so far, for an answer to an input-required task.
+ */
+export type InputCheck = (message: Message, earlier?: readonly Message[]) => void
 
-/** One validator per registry: schemas with the same `$id` in two apps never collide. */
-export function inputSchemaCompiler(): (skillId: string, schema: JsonSchema) => InputCheck {
-  // strict: false accepts keywords ajv does not know (legal in JSON Schema); the schema itself
-  // is still checked against the 2020-12 meta-schema. One error is enough to answer with.
-  const ajv = new Ajv2020({ strict: false, allErrors: false, coerceTypes: false })
+/** A compiled schema, and what its author should hear about it (unknown keywords). */
+export interface CompiledInputSchema {
+  check: InputCheck
+  warnings: string[]
+}
+
+/**
+ * One validator per registry: schemas with the same `$id` in two apps never collide. Throws on
+ * a schema that cannot check a data input: not valid JSON Schema, a format no validator knows,
+ * or a top-level type other than object.
+ */
+export function inputSchemaCompiler(): (
+  skillId: string,
+  schema: JsonSchema,
+) => CompiledInputSchema {
+  // Keywords ajv does not know are legal in JSON Schema: they are allowed, and reported (a
+  // misspelt `requried` would otherwise pass unseen). An unknown format would go unchecked: ajv
+  // refuses it in this mode. The schema itself is checked against the 2020-12 meta-schema. One error is
+  // enough to answer with.
+  const notices: string[] = []
+  const logger = {
+    log: () => undefined,
+    warn: (...args: unknown[]) => notices.push(args.map(String).join(' ')),
+    error: (...args: unknown[]) => notices.push(args.map(String).join(' ')),
+  }
+  const ajv = new Ajv2020({
+    strict: false,
+    strictSchema: 'log',
+    allErrors: false,
+    coerceTypes: false,
+    logger,
+  })
   // ajv-formats is CommonJS: under NodeNext its plugin is the module's `default`.
   ajvFormats.default(ajv)
   return (skillId, schema) => {
-    const validate = ajv.compile(schema)
-    return (message) => {
+    refuseNonObject(schema)
+    notices.length = 0
+    const validate = compileOrExplain(ajv, schema)
+    const warnings = notices.map(
+      (notice) => `skill "${skillId}": inputSchema: ${notice.replace(/^strict mode: /, '')}`,
+    )
+    const check: InputCheck = (message, earlier = []) => {
       if (!message.parts.some((part) => part.kind === 'data')) return
-      if (validate(contentOf(message.parts).data)) return
+      if (validate(dataInput(message, earlier))) return
       const error = validate.errors?.[0]
       const { pointer, problem } = violation(error)
       throw new SkillInputInvalidError(skillId, fieldOf(message, pointer), pointer, problem)
     }
+    return { check, warnings }
+  }
+}
+
+/** ajv's compile, its unknown-format message saying that the format is refused, not ignored. */
+function compileOrExplain(ajv: Ajv2020, schema: JsonSchema) {
+  try {
+    return ajv.compile(schema)
+  } catch (error) {
+    const message = (error as Error).message
+    if (!message.startsWith('unknown format')) throw error
+    throw new Error(
+      `${message.replace(' ignored in schema', '')}; known formats: ${Object.keys(ajv.formats).join(', ')}`,
+      { cause: error },
+    )
+  }
+}
+
+/** The message's data merged over the data of the user messages before it. */
+function dataInput(message: Message, earlier: readonly Message[]): Record<string, unknown> {
+  const own = contentOf(message.parts).data
+  let data: Record<string, unknown> = {}
+  for (const before of earlier) {
+    if (before.role === 'user') data = { ...data, ...contentOf(before.parts).data }
+  }
+  return earlier.length === 0 ? own : { ...data, ...own }
+}
+
+/** The data input is an object: a schema of another type would refuse every data part. */
+function refuseNonObject(schema: JsonSchema): void {
+  const type = (schema as { type?: unknown }).type
+  const types = Array.isArray(type) ? type : [type]
+  if (type !== undefined && !types.includes('object')) {
+    throw new Error(
+      `its type is ${JSON.stringify(type)}, but it checks the message's data parts merged into one object: use type "object"`,
+    )
   }
 }
 

@@ -14,6 +14,8 @@ const SKILL_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/
 export class SkillRegistry {
   readonly #skills = new Map<string, Skill>()
   readonly #inputChecks = new Map<string, InputCheck>()
+  /** What skill authors should hear about their schemas (unknown keywords), logged at start. */
+  readonly warnings: string[] = []
   readonly defaultSkill: Skill
 
   constructor(skills: readonly Skill[], defaultSkillId?: string) {
@@ -29,7 +31,9 @@ export class SkillRegistry {
       this.#skills.set(skill.id, skill)
       if (skill.inputSchema === undefined) continue
       try {
-        this.#inputChecks.set(skill.id, compile(skill.id, skill.inputSchema))
+        const { check, warnings } = compile(skill.id, skill.inputSchema)
+        this.#inputChecks.set(skill.id, check)
+        this.warnings.push(...warnings)
       } catch (error) {
         throw new ConfigError([
           `skill "${skill.id}": inputSchema is not a valid JSON Schema: ${(error as Error).message}`,
@@ -58,9 +62,10 @@ export class SkillRegistry {
   /**
    * Checks a message's data input against the skill's `inputSchema` (see input-schema.ts);
    * throws SkillInputInvalidError, naming the field. A skill without a schema takes any input.
+   * `earlier`: the task's conversation, for an answer to an input-required task.
    */
-  checkInput(skillId: string, message: Message): void {
-    this.#inputChecks.get(skillId)?.(message)
+  checkInput(skillId: string, message: Message, earlier?: readonly Message[]): void {
+    this.#inputChecks.get(skillId)?.(message, earlier)
   }
 
   get(skillId: string): Skill | undefined {

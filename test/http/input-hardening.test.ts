@@ -6,6 +6,7 @@ import { buildApp } from '../../src/app.js'
 import { configFrom, ConfigError } from '../../src/config.js'
 import { defineSkill } from '../../src/skills/skill.js'
 import { testApp } from '../helpers/app.js'
+import { keptLog } from '../helpers/log.js'
 import { rpc, v03Message, v10Message } from '../helpers/jsonrpc.js'
 
 /** Needs `{ticket: "ABC-123"}` and, if given, a numeric `priority`; asks once for more input. */
@@ -117,6 +118,23 @@ describe('input hardening', () => {
       expect((await app.inject(`/tasks/${id}`)).json().status.state).toBe('input-required')
     })
 
+    it('takes an answer without the required fields the task was given before', async () => {
+      app = await testApp({}, { skills: [ticketSkill] })
+      const id = randomUUID()
+      await app.inject({
+        method: 'POST',
+        url: '/tasks/send',
+        payload: { id, message: dataMessage({ ticket: 'ABC-1' }) },
+      })
+      const answer = await app.inject({
+        method: 'POST',
+        url: `/tasks/${id}/send`,
+        payload: { message: dataMessage({ priority: 2 }) },
+      })
+      expect(answer.statusCode).toBe(200)
+      expect(answer.json().status.state).toBe('completed')
+    })
+
     it('answers A2A 1.0 JSON-RPC with -32602 and a BadRequest field violation', async () => {
       app = await testApp({}, { skills: [ticketSkill] })
       const { body } = await rpc(app, 'SendMessage', {
@@ -178,6 +196,36 @@ describe('input hardening', () => {
         buildApp(configFrom({ LOG_LEVEL: 'silent' }), { skills: [broken] }),
       ).rejects.toThrow(/skill "broken": inputSchema is not a valid JSON Schema/)
       app = await testApp()
+    })
+    it('stops the start on a schema that could not check a data input, naming why', async () => {
+      const start = (inputSchema: Record<string, unknown>) =>
+        buildApp(configFrom({ LOG_LEVEL: 'silent' }), {
+          skills: [defineSkill({ ...ticketSkill, inputSchema })],
+        })
+      await expect(
+        start({ type: 'object', properties: { when: { type: 'string', format: 'someday' } } }),
+      ).rejects.toThrow(
+        /skill "ticket": inputSchema is not a valid JSON Schema: unknown format "someday" at path "#\/properties\/when"; known formats: date, /,
+      )
+      await expect(start({ type: 'string' })).rejects.toThrow(
+        'skill "ticket": inputSchema is not a valid JSON Schema: its type is "string", but it checks the message\'s data parts merged into one object: use type "object"',
+      )
+      app = await testApp()
+    })
+
+    it('logs a keyword the schema language does not know, such as a misspelt one, at start', async () => {
+      const { lines, logger } = keptLog()
+      const skill = defineSkill({
+        ...ticketSkill,
+        inputSchema: { type: 'object', requried: ['ticket'] },
+      })
+      app = await testApp({}, { skills: [skill], logger })
+      expect(lines).toContainEqual(
+        expect.objectContaining({
+          level: 40,
+          msg: 'skill "ticket": inputSchema: unknown keyword: "requried"',
+        }),
+      )
     })
   })
 
