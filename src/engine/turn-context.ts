@@ -21,6 +21,8 @@ export class TurnContext implements SkillContext {
   readonly skillId: string
 
   #log: Logger | undefined
+  /** The task's artifacts as this turn knows them: true once a chunk said it was the last. */
+  readonly #artifacts: Map<string, boolean>
 
   constructor(
     task: Task,
@@ -38,6 +40,7 @@ export class TurnContext implements SkillContext {
       parts: [],
     }
     this.input = contentOf(this.message.parts)
+    this.#artifacts = new Map(task.artifacts.map(({ artifactId }) => [artifactId, false]))
   }
 
   get signal(): AbortSignal {
@@ -68,14 +71,33 @@ export class TurnContext implements SkillContext {
     if (!checked.success) {
       throw new TypeError(`emitArtifact: ${issueList(checked.error, '(artifact)', 3)}`)
     }
-    const artifactId = checked.data.artifactId ?? newId()
+    const append = chunk.append ?? false
+    const lastChunk = chunk.lastChunk ?? false
+    const artifactId = checked.data.artifactId ?? (append ? missingId() : newId())
+    if (append) this.#checkAppend(artifactId)
+    this.#artifacts.set(artifactId, lastChunk)
     await this.#apply({
       kind: 'artifact',
       artifact: artifactOf(checked.data, artifactId),
-      append: chunk.append ?? false,
-      lastChunk: chunk.lastChunk ?? false,
+      append,
+      lastChunk,
     })
     return artifactId
+  }
+
+  /** A chunk extends an artifact the task has, which no earlier chunk said was its last. */
+  #checkAppend(artifactId: string): void {
+    const closed = this.#artifacts.get(artifactId)
+    if (closed === undefined) {
+      throw new TypeError(
+        `emitArtifact: the task has no artifact "${artifactId}" to append to; emit its first chunk without append`,
+      )
+    }
+    if (closed) {
+      throw new TypeError(
+        `emitArtifact: artifact "${artifactId}" was closed by a chunk with lastChunk; append to it no more`,
+      )
+    }
   }
 
   complete(text?: string): SkillOutcome {
@@ -101,6 +123,12 @@ export class TurnContext implements SkillContext {
     if (this.turn.aborted) return Promise.resolve()
     return this.writer.report(change)
   }
+}
+
+function missingId(): never {
+  throw new TypeError(
+    'emitArtifact: append needs the artifactId of the artifact to extend (the id the first emitArtifact call returned)',
+  )
 }
 
 /**

@@ -13,7 +13,11 @@ import { Metadata, Part } from '../domain/model.js'
 export type { JsonSchema, SkillCard } from '../domain/agent.js'
 
 export interface ChunkOptions {
-  /** Add these parts to the artifact with the same id instead of replacing it. */
+  /**
+   * Add these parts to the artifact with the same id instead of replacing it: pass the
+   * `artifactId` the first `emitArtifact` call returned. Throws when the task has no such
+   * artifact, or an earlier chunk of this turn closed it with `lastChunk`.
+   */
   append?: boolean
   /** This is the artifact's last chunk. */
   lastChunk?: boolean

@@ -283,6 +283,52 @@ describe('POST /tasks/send', () => {
     )
   })
 
+  it("fails the skill's emitArtifact call on a chunk that extends no open artifact", async () => {
+    const chunky = defineSkill({
+      ...echoSkill,
+      id: 'chunky',
+      async execute(ctx) {
+        const text = (t: string) => [{ kind: 'text' as const, text: t }]
+        const problems: string[] = []
+        const attempt = (artifactId: string | undefined, lastChunk = false) =>
+          ctx
+            .emitArtifact(
+              { ...(artifactId && { artifactId }), name: 'story', parts: text('more ') },
+              { append: true, lastChunk },
+            )
+            .catch((error: Error) => problems.push(error.message))
+        const artifactId = await ctx.emitArtifact({ name: 'story', parts: text('one ') })
+        await attempt(undefined)
+        await attempt('no-such-artifact')
+        await attempt(artifactId, true)
+        await attempt(artifactId)
+        return ctx.complete(problems.join('\n'))
+      },
+    })
+    app = await testApp({}, { skills: [chunky] })
+    const task = (
+      await app.inject({ method: 'POST', url: '/tasks/send', payload: sendBody('hi') })
+    ).json()
+    // One artifact: the first chunk and the one well-formed append.
+    expect(task.artifacts).toEqual([
+      {
+        name: 'story',
+        parts: [
+          { type: 'text', text: 'one ' },
+          { type: 'text', text: 'more ' },
+        ],
+        index: 0,
+      },
+    ])
+    expect(task.status.message.parts[0].text.split('\n')).toEqual([
+      'emitArtifact: append needs the artifactId of the artifact to extend (the id the first emitArtifact call returned)',
+      'emitArtifact: the task has no artifact "no-such-artifact" to append to; emit its first chunk without append',
+      expect.stringMatching(
+        /^emitArtifact: artifact "[0-9a-f-]{36}" was closed by a chunk with lastChunk; append to it no more$/,
+      ),
+    ])
+  })
+
   it('fails a task whose skill outlives SKILL_TIMEOUT_MS, saying so, and logs which skill', async () => {
     const { lines, logger } = keptLog()
     app = await testApp({ SKILL_TIMEOUT_MS: '50' }, { skills: [slowSkill()], logger })
