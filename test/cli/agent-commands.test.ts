@@ -298,6 +298,61 @@ describe.concurrent('a2a stream', () => {
   })
 })
 
+/** Waits until the running command's stdout holds `pattern`. */
+async function waitForOutput(run: ReturnType<typeof startCli>, pattern: RegExp) {
+  for (let i = 0; i < 200 && !pattern.test(run.stdout()); i++) {
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+  return pattern.exec(run.stdout())
+}
+
+describe.concurrent('Ctrl-C: the task goes on, and the command says how to stop it', () => {
+  it.each([['jsonrpc'], ['seed']])(
+    'send (%s) prints the task id at once, while the task runs',
+    async (dialect) => {
+      const send = startCli(['send', url, '--dialect', dialect, '--skill', 'slow', 'wait'], {
+        env,
+      })
+      const taskId = (await waitForOutput(send, /^task (\S+)\n/))?.[1]
+      expect(taskId).toBeDefined()
+      // Printed before the task ends (in the seed dialect even before the agent has it).
+      const client = await A2AClient.connect(url, { token: env.A2A_TOKEN })
+      const started = async () => {
+        const task = await client.get(taskId!).catch(() => undefined)
+        return task?.status.state === 'working'
+      }
+      for (let i = 0; i < 100 && !(await started()); i++) {
+        await new Promise((resolve) => setTimeout(resolve, 50))
+      }
+      expect(await started()).toBe(true)
+      send.child.kill('SIGINT')
+      const run = await send.done
+      expect(run.signal).toBe('SIGINT')
+      expect(run.stdout).toBe(`task ${taskId}\n`)
+      expect(run.stderr).toBe(
+        `a2a: task ${taskId} is still running on the agent; stop it with: a2a cancel ${url} ${taskId}\n`,
+      )
+      // Not canceled by the CLI: the command it names does it.
+      const cancel = await runCli(['cancel', url, taskId!], { env })
+      expect(cancel).toMatchObject({ code: 0, stdout: `task ${taskId}\n[canceled]\n` })
+    },
+    30_000,
+  )
+
+  it('stream says which task goes on when it is stopped', async () => {
+    const stream = startCli(['stream', url, '--skill', 'slow', 'wait'], { env })
+    await waitForOutput(stream, /\[working\] started\n/)
+    const taskId = /^task (\S+)/.exec(stream.stdout())![1]!
+    stream.child.kill('SIGINT')
+    const run = await stream.done
+    expect(run.signal).toBe('SIGINT')
+    expect(run.stderr).toBe(
+      `a2a: task ${taskId} is still running on the agent; stop it with: a2a cancel ${url} ${taskId}\n`,
+    )
+    expect((await runCli(['cancel', url, taskId], { env })).code).toBe(0)
+  }, 30_000)
+})
+
 describe.concurrent('input-required: the answer comes from stdin', () => {
   it('send asks, reads the answer piped to stdin, and follows the task to the end', async () => {
     const run = await runCli(['send', url, '--skill', 'ask', 'paint it'], { env, stdin: 'red\n' })
@@ -424,8 +479,11 @@ describe.concurrent('failures: one line on stderr, a documented exit code, no st
   it('--timeout bounds the wait for an answer: exit 75', async () => {
     const run = await runCli(['send', url, '--skill', 'slow', '--timeout', '300', 'wait'], { env })
     expect(run.code).toBe(75)
-    // The send times out (or, on a loaded machine, already the card).
-    expect(run.stderr).toMatch(/^a2a send: (POST|GET) \S+ timed out after 300 ms\n$/)
+    // The task does not end in time (or, on a loaded machine, already the card or the send
+    // times out).
+    expect(run.stderr).toMatch(
+      /^(a2a send: (POST|GET) \S+ timed out after 300 ms|a2a: task (\S+) has not ended after 300 ms\. See it later with:\n {2}a2a get \S+ \3)\n$/,
+    )
   })
 
   it('a seed send that times out names the task that may still be running', async () => {
@@ -467,8 +525,12 @@ describe('a2a send, when the agent answers before the task has ended', () => {
   })
   afterAll(() => impatient.close())
 
+  // A blocking send (the seed dialect; JSON-RPC to an agent that does not stream).
   it('says at once which task it waits for, then shows it once it ends', async () => {
-    const run = await runCli(['send', impatientUrl, '--skill', 'slow', 'wait'], { env })
+    const run = await runCli(
+      ['send', impatientUrl, '--dialect', 'seed', '--skill', 'slow', 'wait'],
+      { env },
+    )
     expect(run.code).toBe(0)
     expect(withoutIds(run.stderr)).toBe(
       'a2a: task <id> is working; waiting for it to end (at most 60000 ms)\n',
@@ -478,7 +540,7 @@ describe('a2a send, when the agent answers before the task has ended', () => {
 
   it('stops waiting after --timeout: exit 75, with how to look at the task later', async () => {
     const run = await runCli(
-      ['send', impatientUrl, '--skill', 'forever', '--timeout', '1500', 'wait'],
+      ['send', impatientUrl, '--dialect', 'seed', '--skill', 'forever', '--timeout', '1500', 'w'],
       { env },
     )
     expect(run.code).toBe(75)
@@ -487,6 +549,26 @@ describe('a2a send, when the agent answers before the task has ended', () => {
     expect(run.stderr).toBe(
       `a2a: task ${taskId} is working; waiting for it to end (at most 1500 ms)\n` +
         `a2a: task ${taskId} has not ended after 1500 ms. See it later with:\n` +
+        `  a2a get ${impatientUrl} ${taskId}\n`,
+    )
+  })
+
+  // JSON-RPC to a streaming agent: send follows the task's stream, whatever the agent's wait.
+  it('in JSON-RPC follows the stream to the end, or for at most --timeout', async () => {
+    const done = await runCli(['send', impatientUrl, '--skill', 'slow', 'wait'], { env })
+    expect(done.code).toBe(0)
+    expect(done.stderr).toBe('')
+    expect(withoutIds(done.stdout)).toBe('task <id>\n[completed] slow done\n')
+
+    const run = await runCli(
+      ['send', impatientUrl, '--skill', 'forever', '--timeout', '1500', 'wait'],
+      { env },
+    )
+    expect(run.code).toBe(75)
+    const taskId = /^task (\S+)\n/.exec(run.stdout)?.[1]
+    expect(run.stdout).toBe(`task ${taskId}\n[working] started\n`)
+    expect(run.stderr).toBe(
+      `a2a: task ${taskId} has not ended after 1500 ms. See it later with:\n` +
         `  a2a get ${impatientUrl} ${taskId}\n`,
     )
   })

@@ -18,6 +18,8 @@ export function ensureBuilt(): void {
 
 export interface CliRun {
   code: number | null
+  /** The signal that ended it, when one did (Ctrl-C: SIGINT). */
+  signal: NodeJS.Signals | null
   stdout: string
   stderr: string
 }
@@ -44,9 +46,9 @@ export function startCli(args: string[], options: CliOptions = {}) {
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
   child.stdin.end(options.stdin ?? '')
   const done = new Promise<CliRun>((resolve) =>
-    child.once('close', (code) => {
+    child.once('close', (code, signal) => {
       running.delete(child)
-      resolve({ code, stdout, stderr })
+      resolve({ code, signal, stdout, stderr })
     }),
   )
   return { child, done, stdout: () => stdout, stderr: () => stderr }

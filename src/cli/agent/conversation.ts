@@ -7,6 +7,7 @@ import type { Writable } from 'node:stream'
 import type { A2AClient } from '../../client/client.js'
 import { A2ATimeoutError } from '../../client/errors.js'
 import type { RemoteTask, SendInput, SendResult, StreamEvent } from '../../client/model.js'
+import type { TaskState } from '../../domain/model.js'
 import { isFinal } from '../../domain/state-machine.js'
 import type { Answers } from './answers.js'
 import { EXIT, exitCodeOfState } from './exit-codes.js'
@@ -17,7 +18,7 @@ export interface Conversation {
   client: A2AClient
   /** The agent's URL as the user gave it, for the hints that pick a task up later. */
   url: string
-  /** How long to poll a task the agent answered before it ended (--timeout). */
+  /** How long to wait for a task's end once the agent has it (--timeout). */
   waitMs: number
   input: SendInput
   /** An input-required task to answer with `input` instead of starting a new one. */
@@ -28,6 +29,13 @@ export interface Conversation {
   mode: 'send' | 'stream'
   out: Pick<Writable, 'write'>
   err: Pick<Writable, 'write'>
+  /** The task being followed, as last seen: what an interrupted command tells the user. */
+  followed: Followed
+}
+
+export interface Followed {
+  id?: string
+  state?: TaskState
 }
 
 type Turn = { task: RemoteTask } | { exitCode: number }
@@ -37,20 +45,25 @@ export async function sendAndFollow(
   talk: Conversation,
   printer = humanPrinter(talk),
 ): Promise<number> {
-  let result = await firstSend(talk)
+  let { result, followed } = await firstSend(talk, printer)
   for (;;) {
     if (result.kind === 'message') return reply(talk, printer, result)
     let task = result
+    see(talk, task.id, task.status.state)
     if (!isFinal(task.status.state)) {
-      const ended = await waitForEnd(talk, task)
+      // A followed stream has waited for the task already, as long as it may.
+      const ended = followed ? undefined : await waitForEnd(talk, task)
       if (ended === undefined) return stillRunning(talk, printer, task)
       task = ended
+      see(talk, task.id, task.status.state)
     }
     if (!talk.json) printer.task(task)
     if (task.status.state !== 'input-required') return finish(talk, task)
     const answer = await ask(talk, task)
     if (answer === undefined) return finish(talk, task)
+    see(talk, task.id, 'submitted')
     result = await talk.client.continue(task, { text: answer })
+    followed = false
   }
 }
 
@@ -75,6 +88,7 @@ export async function streamAndFollow(talk: Conversation): Promise<number> {
     const answer = await ask(talk, task)
     if (answer === undefined) return EXIT.inputRequired
     if (seed) return sendAndFollow({ ...talk, input: { text: answer }, taskId: task.id }, printer)
+    see(talk, task.id, 'submitted')
     input = { text: answer, taskId: task.id, contextId: task.contextId }
   }
 }
@@ -90,6 +104,7 @@ async function follow(
     else printer.event(event)
     if (event.kind === 'message') return { exitCode: EXIT.ok }
     task = apply(task, event)
+    see(talk, task.id, task.status.state)
   }
   if (task === undefined) throw new Error('the stream ended without a task')
   return { task }
@@ -136,21 +151,36 @@ function stillRunning(talk: Conversation, printer: Printer, task: RemoteTask): n
   return finish(talk, task)
 }
 
-async function firstSend(talk: Conversation): Promise<SendResult> {
-  if (talk.taskId === undefined) return newTask(talk)
+/** The first answer, and whether the CLI has already followed the task to it (a stream). */
+interface FirstAnswer {
+  result: SendResult
+  followed: boolean
+}
+
+async function firstSend(talk: Conversation, printer: Printer): Promise<FirstAnswer> {
+  if (talk.taskId === undefined) return newTask(talk, printer)
   const task = await talk.client.get(talk.taskId, { historyLength: 0 })
-  return talk.client.continue(task, talk.input)
+  announce(talk, printer, task.id, 'submitted')
+  return { result: await talk.client.continue(task, talk.input), followed: false }
 }
 
 /**
- * Sends the first message. In the seed dialect the client names the task, so when the send
- * times out the user is told which task may still be running.
+ * Sends the first message, and tells the task's id as soon as it is known, so that a send the
+ * user stops can still be canceled. In the seed dialect the client names the task: before the
+ * send. In JSON-RPC the agent does: a streaming agent at the stream's first event, and `send`
+ * then waits for the task's end by following the stream; an agent that does not stream names it
+ * only in its answer.
  */
-async function newTask(talk: Conversation): Promise<SendResult> {
-  if (talk.client.card.dialect !== 'seed') return talk.client.send(talk.input)
+async function newTask(talk: Conversation, printer: Printer): Promise<FirstAnswer> {
+  const { client } = talk
+  if (client.card.dialect !== 'seed') {
+    if (client.card.streaming) return streamToEnd(talk, printer)
+    return { result: await client.send(talk.input), followed: false }
+  }
   const taskId = talk.input.taskId ?? randomUUID()
+  announce(talk, printer, taskId, 'submitted')
   try {
-    return await talk.client.send({ ...talk.input, taskId })
+    return { result: await client.send({ ...talk.input, taskId }), followed: false }
   } catch (error) {
     if (error instanceof A2ATimeoutError) {
       talk.err.write(
@@ -161,6 +191,66 @@ async function newTask(talk: Conversation): Promise<SendResult> {
     throw error
   }
 }
+
+/**
+ * Streams the message and follows the task quietly, for at most --timeout, then reads the task
+ * as it is (the whole task, as a blocking send would answer it). A direct reply is the answer.
+ */
+async function streamToEnd(talk: Conversation, printer: Printer): Promise<FirstAnswer> {
+  const deadline = new AbortController()
+  let timer: NodeJS.Timeout | undefined
+  let task: RemoteTask | undefined
+  try {
+    for await (const event of talk.client.stream(talk.input, { signal: deadline.signal })) {
+      if (event.kind === 'message') return { result: event, followed: true }
+      if (task === undefined) {
+        // The agent has the task: from now on --timeout bounds the wait for its end.
+        timer = setTimeout(
+          () => deadline.abort(new A2ATimeoutError('Waiting for the task', talk.waitMs)),
+          talk.waitMs,
+        )
+      }
+      const known = task
+      task = apply(task, event)
+      if (known === undefined) announce(talk, printer, task.id, task.status.state)
+      see(talk, task.id, task.status.state)
+    }
+  } catch (error) {
+    // Out of time: the task is shown as it is now, and how to see it later.
+    if (!deadline.signal.aborted || task === undefined) throw error
+  } finally {
+    clearTimeout(timer)
+  }
+  if (task === undefined) throw new Error('the stream ended without a task')
+  return { result: await talk.client.get(task.id), followed: true }
+}
+
+/** The task's id, as soon as it is known: the first line of the human output, as `stream`'s. */
+function announce(talk: Conversation, printer: Printer, taskId: string, state: TaskState): void {
+  see(talk, taskId, state)
+  if (!talk.json) printer.id(taskId)
+}
+
+function see(talk: Conversation, id: string, state: TaskState): void {
+  talk.followed.id = id
+  talk.followed.state = state
+}
+
+/**
+ * What to tell a user who stops the command (Ctrl-C) while the task has not ended: it goes on
+ * without the command, and how to stop it, or to answer it. Nothing once it has ended.
+ */
+export function interruptedHint(talk: Conversation): string | undefined {
+  const { id, state } = talk.followed
+  if (id === undefined || state === undefined) return undefined
+  if (state === 'input-required') return answerHint(talk, id)
+  if (isFinal(state)) return undefined
+  return `a2a: task ${id} is still running on the agent; stop it with: a2a cancel ${talk.url} ${id}\n`
+}
+
+const answerHint = (talk: Conversation, id: string): string =>
+  `a2a: task ${id} waits for input. Answer it with:\n` +
+  `  a2a send ${talk.url} --task ${id} "<answer>"\n`
 
 /** The task and context ids that continue `taskId`, which must be waiting for input. */
 async function continuation(talk: Conversation, taskId: string) {
@@ -174,10 +264,7 @@ async function ask(talk: Conversation, task: RemoteTask): Promise<string | undef
   if (talk.json) talk.err.write(`the agent asks: ${questionOf(task.status)}\n`)
   const answer = await talk.answers.next()
   if (answer === undefined) {
-    talk.err.write(
-      `a2a: task ${task.id} waits for input. Answer it with:\n` +
-        `  a2a send ${talk.url} --task ${task.id} "<answer>"\n`,
-    )
+    talk.err.write(answerHint(talk, task.id))
   }
   return answer
 }

@@ -13,7 +13,7 @@ export const COMMON_HELP = `Common options:
   --token <token>    bearer token (default: $A2A_TOKEN)
   --dialect <d>      seed | jsonrpc | jsonrpc-1.0 | jsonrpc-0.3 (default: what the card offers)
   --timeout <ms>     how long each request may wait for the agent, and send for a task
-                     the agent answered before it ended (default: 60000)
+                     to end once the agent has it (default: 60000)
   --json             machine-readable output
   -h, --help         this help
 `

@@ -29,11 +29,15 @@ export class Printer {
     }
   }
 
+  /** The task's first line, its id, once: shown as soon as the id is known. */
+  id(taskId: string): void {
+    if (taskId === this.#taskId) return
+    this.#taskId = taskId
+    this.write([`task ${taskId}`])
+  }
+
   task(task: RemoteTask): void {
-    if (task.id !== this.#taskId) {
-      this.#taskId = task.id
-      this.write([`task ${task.id}`])
-    }
+    this.id(task.id)
     for (const artifact of task.artifacts) {
       const shown = this.#parts.get(artifact.artifactId) ?? 0
       if (shown === 0) this.#showArtifact(artifact, false)

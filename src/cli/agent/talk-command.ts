@@ -5,7 +5,8 @@
 import type { Io } from './command.js'
 import { runCommand } from './command.js'
 import { noAnswers, stdinAnswers } from './answers.js'
-import { sendAndFollow, streamAndFollow } from './conversation.js'
+import { interruptedHint, sendAndFollow, streamAndFollow } from './conversation.js'
+import type { Conversation } from './conversation.js'
 import { EXIT_HELP } from './exit-codes.js'
 import { messageOf } from './message.js'
 import { COMMON_HELP, connect } from './options.js'
@@ -53,7 +54,7 @@ export function talk(mode: 'send' | 'stream', usage: string, argv: string[], io:
         const client = await connect(connection)
         if (skill !== undefined) client.skill(skill)
         const answers = values['no-input'] ? noAnswers : stdinAnswers(io.stdin, io.err)
-        const conversation = {
+        const conversation: Conversation = {
           client,
           url: connection.url,
           waitMs: connection.timeoutMs,
@@ -64,10 +65,20 @@ export function talk(mode: 'send' | 'stream', usage: string, argv: string[], io:
           mode,
           out: io.out,
           err: io.err,
+          followed: {},
         }
+        // Ctrl-C stops the command, not the task: say so, and how to stop the task too. Then
+        // end by the signal itself, as without this handler (the shell's exit status 130).
+        const interrupted = () => {
+          const hint = interruptedHint(conversation)
+          if (hint !== undefined) io.err.write(hint)
+          process.kill(process.pid, 'SIGINT')
+        }
+        process.once('SIGINT', interrupted)
         try {
           return await (mode === 'send' ? sendAndFollow : streamAndFollow)(conversation)
         } finally {
+          process.removeListener('SIGINT', interrupted)
           answers.close()
         }
       },

@@ -9,7 +9,8 @@ const USAGE = `Usage: a2a stream <url> [--skill <id>] [--data <json>] [--file <p
 
 Sends a message to the agent and follows its task as it happens: each state with the agent's
 status message, and each artifact (or chunk of one) as it arrives, until the task finishes.
---json prints each event as one JSON line.
+--json prints each event as one JSON line. Ctrl-C leaves the task running on the agent, and
+says how to cancel it.
 `
 
 export function run(argv: string[], io: Io = processIo()): Promise<number> {
