@@ -417,7 +417,7 @@ describe.concurrent('a2a get and a2a cancel', () => {
     expect(unknown.stderr).toBe(
       `a2a get: the agent answered TASK_NOT_FOUND (HTTP 404): Task ${missing} not found\n`,
     )
-  })
+  }, 30_000) // four CLI processes, one after another, beside the other files' processes
 
   it('cancel cancels a running task; a finished one is TASK_NOT_CANCELABLE, exit 2', async () => {
     const client = await A2AClient.connect(url, { token: env.A2A_TOKEN })
