@@ -41,8 +41,8 @@ export function inputSchemaCompiler(): (
 ) => CompiledInputSchema {
   // Keywords ajv does not know are legal in JSON Schema: they are allowed, and reported (a
   // misspelt `requried` would otherwise pass unseen). An unknown format would go unchecked: ajv
-  // refuses it in this mode. The schema itself is checked against the 2020-12 meta-schema. One error is
-  // enough to answer with.
+  // refuses it in this mode. The schema itself is checked against the 2020-12 meta-schema. One
+  // error is enough to answer with.
   const notices: string[] = []
   const logger = {
     log: () => undefined,
