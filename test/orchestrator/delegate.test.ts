@@ -235,6 +235,38 @@ describe('Orchestrator.delegate', () => {
     }
   })
 
+  it('takes a task the stream showed failed as the answer when the agent cannot be read after it (it shut down)', async () => {
+    await fresh()
+    await alpha.stop()
+    await alpha.restart([refuseSkill])
+    const betaReads = beta.cardReads()
+    // Every call reaches the agents, but reading the task back once its stream has ended
+    // fails, as it does at an agent that ended the task and shut down.
+    const goneAfterStream: typeof fetch = async (input, init) => {
+      const body = typeof init?.body === 'string' ? init.body : ''
+      if (/"method":"(GetTask|tasks\/get)"/.test(body)) throw new TypeError('fetch failed')
+      return fetch(input, init)
+    }
+    orchestrator = new Orchestrator({
+      registry,
+      token: token(ORCHESTRATOR),
+      client: { timeoutMs: 5_000, fetch: goneAfterStream },
+    })
+    try {
+      const error = await orchestrator
+        .delegate('translate', { text: 'hi' })
+        .catch((e: unknown) => e)
+      expect(error).toBeInstanceOf(DelegatedTaskFailedError)
+      expect((error as Error).message).toBe(
+        'Alpha ended the task failed: I do not translate on Mondays',
+      )
+      expect(beta.cardReads()).toBe(betaReads)
+    } finally {
+      await alpha.stop()
+      await alpha.restart([translateSkill('Alpha'), askSkill])
+    }
+  })
+
   it('hands the agent question to onInputRequired and continues the task with the answer', async () => {
     await fresh()
     const questions: string[] = []
