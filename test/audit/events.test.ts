@@ -234,6 +234,30 @@ describe('audit records with the memory store (file sink)', () => {
     expect(verifyChain(records)).toMatchObject({ ok: true })
   })
 
+  it('names routes as documented, and a path no route serves as "(no route)", never the URL', async () => {
+    const file = join(dir, 'routes.jsonl')
+    const app = await auditedApp({ AUDIT_SINK: 'file', AUDIT_FILE: file })
+    const url = await listening(app)
+    const refused = (path: string) =>
+      fetch(`${url}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: 'Bearer not-a-token' },
+        body: '{}',
+      })
+    expect((await refused('/a2a/rest/message:send')).status).toBe(401)
+    expect((await refused(`/nowhere/${SECRET}`)).status).toBe(401)
+    await app.close()
+    const text = readFileSync(file, 'utf8')
+    expect(text).not.toContain(SECRET)
+    const routes = text
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line))
+      .filter((record) => record.event === AuditEvent.authFailure)
+      .map((record) => record.details.route)
+    expect(routes).toEqual(['/a2a/rest/message:send', '(no route)'])
+  })
+
   it('keeps concurrent requests apart: each task carries its own request id and caller', async () => {
     const file = join(dir, 'concurrent.jsonl')
     const app = await auditedApp({ AUDIT_SINK: 'file', AUDIT_FILE: file })

@@ -12,7 +12,6 @@ import { CapReachedError } from '../../domain/errors.js'
 import { now } from '../../domain/model.js'
 import { ownerKey } from '../../domain/caller.js'
 import { callerOf } from '../a2a/caller.js'
-import { pathOf } from '../route-methods.js'
 
 export { AuditEvent }
 
@@ -97,8 +96,15 @@ function requestFields(request: FastifyRequest) {
   }
 }
 
-/** The method and the route pattern (or the path without its query: never a query string). */
+/**
+ * The method and the route pattern as the routes are documented (`/a2a/rest/message:send`, not
+ * the router's `message::send`); `(no route)` for a path no route serves, whose text is the
+ * caller's (never the URL: it may carry a token or a query).
+ */
 function where(request: FastifyRequest) {
-  const route = request.routeOptions.url ?? pathOf(request)
+  const pattern = request.routeOptions.url
+  const route = pattern === undefined ? NO_ROUTE : pattern.replaceAll('::', ':')
   return { method: request.method, route: route.slice(0, 512) }
 }
+
+const NO_ROUTE = '(no route)'
