@@ -13,6 +13,7 @@
  *   and the due time, for the check's timeout plus a second); the result is written only if
  *   the entry did not change meanwhile (compare-and-set on its revision).
  */
+import { AgentCardError, AgentError } from '../client/errors.js'
 import { ServiceUnavailableError } from '../domain/errors.js'
 import { cardFields } from './entry.js'
 import type { AgentEntry } from './entry.js'
@@ -116,10 +117,15 @@ export class HealthChecker {
       const card = await this.readCard(entry.cardUrl)
       next = this.#healthy(entry, card)
     } catch (error) {
-      const reason = cardProblemOf(error)?.reason ?? (error as Error).message
-      next = this.#failed(entry, reason)
-      if (next.health !== entry.health) {
-        this.log?.warn({ agent: entry.id, url: entry.url, reason }, 'agent is unhealthy')
+      const retryAfterMs = rateLimitedFor(error)
+      if (retryAfterMs !== undefined) {
+        next = this.#answered(entry, retryAfterMs)
+      } else {
+        const reason = cardProblemOf(error)?.reason ?? (error as Error).message
+        next = this.#failed(entry, reason)
+        if (next.health !== entry.health) {
+          this.log?.warn({ agent: entry.id, url: entry.url, reason }, 'agent is unhealthy')
+        }
       }
     }
     // False when the entry was removed or re-registered meanwhile: then this result is stale.
@@ -144,6 +150,21 @@ export class HealthChecker {
     }
   }
 
+  /**
+   * The agent answered, but refused the read for its rate limit (429): it is up, so its health
+   * stands and no failure is counted; the next check waits an interval, or longer if it asks.
+   */
+  #answered(entry: AgentEntry, retryAfterMs: number): AgentEntry {
+    const now = Date.now()
+    const delay = Math.max(this.settings.checkIntervalMs, retryAfterMs)
+    return {
+      ...entry,
+      lastCheckedAt: new Date(now).toISOString(),
+      nextCheckAt: new Date(now + delay).toISOString(),
+      revision: entry.revision + 1,
+    }
+  }
+
   #failed(entry: AgentEntry, reason: string): AgentEntry {
     const now = Date.now()
     const failures = entry.consecutiveFailures + 1
@@ -162,4 +183,11 @@ export class HealthChecker {
       revision: entry.revision + 1,
     }
   }
+}
+
+/** How long an agent that refused the card read for its rate limit (429) asks to wait, in ms. */
+function rateLimitedFor(error: unknown): number | undefined {
+  const cause = error instanceof AgentCardError ? error.cause : undefined
+  if (!(cause instanceof AgentError) || cause.status !== 429) return undefined
+  return cause.retryAfterMs ?? 0
 }

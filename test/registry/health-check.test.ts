@@ -1,4 +1,6 @@
 /** When the health checks run: each agent's when it is due, with no store reads in between. */
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { expect, it } from 'vitest'
 import { MemoryRegistryStore } from '../../src/registry/memory-store.js'
@@ -29,6 +31,44 @@ it('checks an agent each interval, and reads the registry only when a check is d
     expect(store.lists).toBeLessThanOrEqual(5)
   } finally {
     await registry.close()
+    await agent.stop()
+  }
+})
+
+it('keeps an agent healthy that refuses a card read for its rate limit (429): it answered', async () => {
+  const agent = await startTestAgent('Gamma', [countSkill])
+  // In front of the agent: the first card read (the registration's) passes, then every one is
+  // refused as over the agent's discovery rate limit.
+  let reads = 0
+  const front = createServer((request, response) => {
+    reads += 1
+    if (reads === 1) {
+      void fetch(`${agent.url}${request.url}`, { headers: { 'a2a-version': '1.0' } }).then(
+        async (reply) => {
+          response.writeHead(reply.status, { 'content-type': 'application/json' })
+          response.end(await reply.text())
+        },
+      )
+      return
+    }
+    response.writeHead(429, { 'content-type': 'application/json', 'retry-after': '0' })
+    response.end(JSON.stringify({ error: { code: 'RATE_LIMITED', message: 'Too many requests' } }))
+  })
+  await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve))
+  const url = `http://127.0.0.1:${(front.address() as AddressInfo).port}`
+  const registry = new AgentRegistry({ checkIntervalMs: 100, unhealthyAfter: 2 })
+  try {
+    const { entry } = await registry.register(url)
+    registry.start()
+    await sleep(700)
+    expect(reads).toBeGreaterThanOrEqual(4)
+    expect(await registry.get(entry.id)).toMatchObject({
+      health: 'healthy',
+      consecutiveFailures: 0,
+    })
+  } finally {
+    await registry.close()
+    front.close()
     await agent.stop()
   }
 })
