@@ -112,7 +112,7 @@ export async function buildApp(
     const orchestrator = new Orchestrator({
       registry,
       ...(token !== undefined && { token }),
-      client: { fetch: outboundFetch },
+      client: { fetch: outboundFetch, timeoutMs: config.ORCHESTRATOR_CALL_TIMEOUT_MS },
     })
     return orchestrateSkill({ orchestrator, agents: registry })
   }

@@ -219,6 +219,11 @@ const Settings = z.object({
   ORCHESTRATOR_AGENT_TOKEN: secret(z.string().min(1).optional()),
   /** A file holding that token, read again before each call (so it can be rotated in place). */
   ORCHESTRATOR_AGENT_TOKEN_FILE: z.string().min(1).optional(),
+  /**
+   * How long the `orchestrate` skill waits for an agent to answer one call (for a stream: to
+   * start it) before it tries the next agent.
+   */
+  ORCHESTRATOR_CALL_TIMEOUT_MS: ms(100).default(30_000),
 })
 
 export const ConfigSchema = Settings.superRefine(checkAuth)

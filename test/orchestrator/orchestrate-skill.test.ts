@@ -6,6 +6,8 @@
  */
 import { randomUUID } from 'node:crypto'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { FastifyInstance } from 'fastify'
@@ -290,6 +292,40 @@ describe('the orchestrate skill token settings', () => {
       expect(await delegateAs()).toEqual(new Set(['second']))
     } finally {
       await app.close()
+    }
+  })
+
+  it('tries the next agent once one has not answered a call within ORCHESTRATOR_CALL_TIMEOUT_MS', async () => {
+    // An agent that serves a card (Gamma's, under its own name and URL) and never answers a call.
+    const silent = createServer((request, response) => {
+      if (request.method !== 'GET') return
+      const version = request.headers['a2a-version']
+      void fetch(`${gamma.url}${request.url}`, {
+        headers: typeof version === 'string' ? { 'a2a-version': version } : {},
+      }).then(async (reply) => {
+        const card = (await reply.text()).replaceAll(gamma.url, silentUrl)
+        response.writeHead(reply.status, { 'content-type': 'application/json' })
+        response.end(card.replaceAll('"Gamma"', '"Slowpoke"'))
+      })
+    })
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve))
+    const silentUrl = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`
+    const app = await hub({
+      ORCHESTRATOR_AGENT_TOKEN: token(ORCHESTRATOR),
+      ORCHESTRATOR_CALL_TIMEOUT_MS: '300',
+    })
+    try {
+      await registerAgents(app, [{ url: silentUrl } as TestAgent, gamma])
+      const started = Date.now()
+      const task = await orchestrateOver(app, 'count', 'a b c')
+      expect(task.status.state).toBe('completed')
+      expect(task.artifacts?.[0]?.parts).toEqual([{ type: 'text', text: '3' }])
+      // Far sooner than the client's own 30 s.
+      expect(Date.now() - started).toBeLessThan(10_000)
+    } finally {
+      await app.close()
+      silent.closeAllConnections()
+      silent.close()
     }
   })
 
