@@ -10,6 +10,11 @@
  *                seq 1 and no cap explains it.
  * - `reordered`: the next record by seq is somewhere else in the trail.
  *
+ * A line that is the start of a record and no more (`{"audit":1,…` cut short: the process died
+ * while writing it) held no record of the chain: the file sink starts the next record on a new
+ * line and chains it to the last whole record. It is skipped and reported (`cutLines`); the
+ * chain check around it still catches a record cut to hide it, as its successor chains to it.
+ *
  * A trail that does not start at seq 1 is intact only when the Redis stream's cap explains the
  * missing start (see start.ts); coverage is then from its first seq on. Without a head to
  * compare with, removing the newest records leaves no trace; the Redis trail keeps one (its
@@ -37,6 +42,8 @@ export type Verdict =
        * `records-dropped` records say; absent when none were.
        */
       dropped?: number
+      /** Positions (1-based) of lines cut short by a crash while writing; absent when none. */
+      cutLines?: number[]
     }
   | {
       ok: false
@@ -58,7 +65,14 @@ export interface VerifyOptions {
 export function verifyChain(items: readonly unknown[], options: VerifyOptions = {}): Verdict {
   const count = items.length
   const records: AuditRecord[] = []
+  /** Where each record is among `items`: cut lines make the two differ. */
+  const itemIndex: number[] = []
+  const cutLines: number[] = []
   for (const [index, item] of items.entries()) {
+    if (isCutLine(item)) {
+      cutLines.push(index + 1)
+      continue
+    }
     const parsed = AuditRecord.safeParse(item)
     if (!parsed.success) {
       const seq = (item as { seq?: unknown } | null)?.seq
@@ -72,6 +86,7 @@ export function verifyChain(items: readonly unknown[], options: VerifyOptions = 
       }
     }
     records.push(parsed.data)
+    itemIndex.push(index)
   }
   const positionOf = new Map(records.map((record, index) => [record.seq, index]))
 
@@ -79,7 +94,7 @@ export function verifyChain(items: readonly unknown[], options: VerifyOptions = 
     const broken = (reason: BreakReason, message: string): Verdict => ({
       ok: false,
       count,
-      index,
+      index: itemIndex[index]!,
       seq: record.seq,
       reason,
       message,
@@ -102,7 +117,7 @@ export function verifyChain(items: readonly unknown[], options: VerifyOptions = 
       return {
         ok: false,
         count,
-        index: index - 1,
+        index: itemIndex[index - 1]!,
         seq: before.seq,
         reason: 'edited',
         message: `record seq ${before.seq} was edited and rehashed: record seq ${record.seq} does not chain to it`,
@@ -113,7 +128,7 @@ export function verifyChain(items: readonly unknown[], options: VerifyOptions = 
       return broken(
         'reordered',
         `record seq ${record.seq} follows seq ${before.seq}; seq ${expected} is ` +
-          (elsewhere === undefined ? 'not here' : `at position ${elsewhere + 1}`),
+          (elsewhere === undefined ? 'not here' : `at position ${itemIndex[elsewhere]! + 1}`),
       )
     }
     const gap = record.seq - expected
@@ -141,7 +156,7 @@ export function verifyChain(items: readonly unknown[], options: VerifyOptions = 
       return {
         ok: false,
         count,
-        index: positionOf.get(head.seq)!,
+        index: itemIndex[positionOf.get(head.seq)!]!,
         seq: head.seq,
         reason: 'edited',
         message: `record seq ${head.seq} was edited: it is not the record the head names`,
@@ -159,5 +174,20 @@ export function verifyChain(items: readonly unknown[], options: VerifyOptions = 
     ...(records[0] && records[0].seq > 1 && options.cap && { cap: options.cap.maxLength }),
     ...(last && { last: { seq: last.seq, hash: last.hash } }),
     ...(dropped > 0 && { dropped }),
+    ...(cutLines.length > 0 && { cutLines }),
   }
 }
+
+/** The start of a record line that is not JSON: a record the writer never finished. */
+function isCutLine(item: unknown): boolean {
+  if (typeof item !== 'string' || !item.startsWith(RECORD_START)) return false
+  try {
+    JSON.parse(item)
+    return false
+  } catch {
+    return true
+  }
+}
+
+/** How every record line begins (its canonical JSON: `audit` sorts first). */
+const RECORD_START = '{"audit":1,'

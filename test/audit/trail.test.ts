@@ -72,6 +72,30 @@ describe('the file sink', () => {
     expect(checked.out).toContain('16 records, chain intact from the first record to seq 16')
   })
 
+  it('after a crash cut a record short, goes on past it, and the trail still verifies', async () => {
+    const file = join(dir, 'crash.jsonl')
+    let app = await testApp({ AUDIT_SINK: 'file', AUDIT_FILE: file })
+    await sendEchoes(app, 1)
+    await app.close()
+    // The process died while writing its fifth record: half a line, no newline.
+    writeFileSync(file, '{"audit":1,"caller":"dev-user","details":{"fin', { flag: 'a' })
+    app = await testApp({ AUDIT_SINK: 'file', AUDIT_FILE: file })
+    await sendEchoes(app, 1)
+    await app.close()
+    const checked = await verify('--file', file)
+    expect(checked).toMatchObject({ code: 0, err: '' })
+    expect(checked.out).toContain('8 records, chain intact from the first record to seq 8')
+    expect(checked.out).toContain(
+      'line 5: a record cut short by a crash while it was written, never part of the chain (the next record chains to the one before)',
+    )
+    // Tampering after the cut is still caught.
+    const text = readFileSync(file, 'utf8')
+    const at = text.lastIndexOf('"outcome":"completed"')
+    const edited = join(dir, 'crash-edited.jsonl')
+    writeFileSync(edited, `${text.slice(0, at)}"outcome":"canceled"${text.slice(at + 21)}`)
+    expect((await verify('--file', edited)).code).toBe(1)
+  })
+
   it('stops the start with a clear message when the file cannot be opened', async () => {
     await expect(
       testApp({ AUDIT_SINK: 'file', AUDIT_FILE: join(dir, 'no-such-dir', 'audit.jsonl') }),

@@ -87,9 +87,29 @@ describe('verifying an audit chain', () => {
   })
 
   it('catches a line that is not a record', () => {
-    const records: unknown[] = trail(3)
-    records.splice(1, 0, '{"audit":1,"seq":')
-    expect(verifyChain(records)).toMatchObject({ ok: false, index: 1, reason: 'malformed' })
+    for (const line of ['not a record', { audit: 1, seq: 2 }]) {
+      const records: unknown[] = trail(3)
+      records.splice(1, 0, line)
+      expect(verifyChain(records)).toMatchObject({ ok: false, index: 1, reason: 'malformed' })
+    }
+  })
+
+  it('skips a record cut short by a crash when the next one chains to the one before it', () => {
+    const records: unknown[] = trail(4)
+    // The server died writing a record; on restart it chained the next one to seq 2.
+    records.splice(2, 0, '{"audit":1,"caller":"alice","det')
+    expect(verifyChain(records)).toMatchObject({
+      ok: true,
+      count: 5,
+      last: { seq: 4 },
+      cutLines: [3],
+    })
+  })
+
+  it('catches a whole record cut short to hide it: the next one still chains to it', () => {
+    const records: unknown[] = trail(4)
+    records[2] = JSON.stringify(records[2]).slice(0, 40)
+    expect(verifyChain(records)).toMatchObject({ ok: false, index: 3, seq: 4, reason: 'missing' })
   })
 
   it('catches records deleted from the end when the head is known', () => {

@@ -209,8 +209,14 @@ function describe(verdict: Verdict, source: string, hint?: string): string {
     verdict.dropped === undefined
       ? ''
       : `  but ${verdict.dropped} record${verdict.dropped === 1 ? ' was' : 's were'} dropped before they were written (the server's audit queue was full): see its records-dropped records\n`
+  const cut =
+    verdict.cutLines === undefined
+      ? ''
+      : `  line${verdict.cutLines.length === 1 ? '' : 's'} ${verdict.cutLines.join(', ')}: a record cut short by a crash while it was written, never part of the chain (the next record chains to the one before)\n`
+  const records = verdict.count - (verdict.cutLines?.length ?? 0)
+  if (verdict.last === undefined) return `ok: ${source}: no whole record\n${cut}`
   return (
-    `ok: ${source}: ${verdict.count} records, chain intact ${from} to seq ${verdict.last!.seq}\n` +
-    `${notKept}  last hash: ${verdict.last!.hash}\n${dropped}`
+    `ok: ${source}: ${records} records, chain intact ${from} to seq ${verdict.last.seq}\n` +
+    `${notKept}  last hash: ${verdict.last.hash}\n${dropped}${cut}`
   )
 }
