@@ -122,6 +122,8 @@ export async function buildApp(
     config.DEFAULT_SKILL,
   )
   for (const warning of skills.warnings) app.log.warn(warning)
+  const jwksWarning = plainJwksWarning(config.AUTH_JWKS_URL)
+  if (jwksWarning) app.log.warn(jwksWarning)
   const trail = await openAuditTrail(config, app.log as Logger)
   const backend = overrides.store ? undefined : chooseBackend(config, app.log as Logger)
   const store: StoreBackend = overrides.store ?? backend!
@@ -293,4 +295,16 @@ function loggerOptions(config: Config) {
     redact: { paths: ['req.headers.authorization', 'req.headers.cookie'], censor: REDACTED },
     serializers: { req: requestSerializer },
   }
+}
+
+/**
+ * Keys fetched over plain HTTP from another machine can be swapped on the way, and with them
+ * every token accepted: said at start (a JWKS on this machine, as in development, is not).
+ */
+function plainJwksWarning(jwksUrl: string | undefined): string | undefined {
+  if (jwksUrl === undefined) return undefined
+  const { protocol, hostname } = new URL(jwksUrl)
+  if (protocol !== 'http:' || ['localhost', '127.0.0.1', '[::1]'].includes(hostname))
+    return undefined
+  return `AUTH_JWKS_URL is plain http (${jwksUrl}): whoever can change that traffic can sign tokens this server accepts; use https`
 }

@@ -13,6 +13,7 @@ import { signJwt } from '../../../src/auth/jws.js'
 import { JWKS_MISS_COOLDOWN_MS } from '../../../src/http/auth/key-source.js'
 import { echoSkill } from '../../../src/skills/echo/index.js'
 import { testApp } from '../../helpers/app.js'
+import { keptLog } from '../../helpers/log.js'
 import type { ProtectedRoute } from './routes.js'
 import { expectAuthError, PROTECTED_ROUTES } from './routes.js'
 
@@ -116,5 +117,22 @@ describe('JWT auth with a JWKS URL', () => {
     const response = await call(PROTECTED_ROUTES[2]!, forged)
     expect(response.statusCode).toBe(401)
     expect(fetches).toBe(before)
+  })
+})
+
+describe('a JWKS URL over plain http', () => {
+  const warningsFor = async (url: string) => {
+    const { lines, logger } = keptLog()
+    const app = await testApp({ AUTH_JWKS_URL: url }, { logger })
+    await app.close()
+    return lines.filter((line) => line.msg.startsWith('AUTH_JWKS_URL')).map((line) => line.msg)
+  }
+
+  it('is said at start when it leaves the machine, as anyone on the way could swap the keys', async () => {
+    expect(await warningsFor('http://idp.internal/jwks.json')).toEqual([
+      'AUTH_JWKS_URL is plain http (http://idp.internal/jwks.json): whoever can change that traffic can sign tokens this server accepts; use https',
+    ])
+    expect(await warningsFor('https://idp.example/jwks.json')).toEqual([])
+    expect(await warningsFor('http://127.0.0.1:8080/jwks.json')).toEqual([])
   })
 })
