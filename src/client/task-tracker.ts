@@ -8,6 +8,7 @@ import type { Artifact, TaskStatus } from '../domain/model.js'
 import { isFinal } from '../domain/state-machine.js'
 import { mergeArtifact } from '../domain/task-change.js'
 import type { ArtifactUpdateEvent, RemoteTask, StatusUpdateEvent, StreamEvent } from './model.js'
+import { taskOfUpdate } from './stream-task.js'
 import type { StreamItem } from './transport.js'
 
 /** Two statuses are the same report when state, time and message content agree. */
@@ -99,15 +100,8 @@ export class TaskTracker {
   }
 
   /** A stream may open with an update rather than the task (some 0.3 agents do). */
-  #known(event: { taskId: string; contextId: string }): RemoteTask {
-    this.#task ??= {
-      kind: 'task',
-      id: event.taskId,
-      contextId: event.contextId,
-      status: { state: 'submitted', timestamp: '' },
-      artifacts: [],
-      history: [],
-    }
+  #known(event: StatusUpdateEvent | ArtifactUpdateEvent): RemoteTask {
+    this.#task ??= taskOfUpdate(event)
     return this.#task
   }
 }

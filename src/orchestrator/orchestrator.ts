@@ -30,10 +30,10 @@ import {
   SkillNotDeclaredError,
   StreamInterruptedError,
 } from '../client/errors.js'
-import type { RemoteMessage, RemoteTask, SendInput, StreamEvent } from '../client/model.js'
+import type { RemoteMessage, RemoteTask, SendInput } from '../client/model.js'
+import { followTask } from '../client/stream-task.js'
 import type { Artifact, Part, TaskState } from '../domain/model.js'
 import { isFinal } from '../domain/state-machine.js'
-import { mergeArtifact } from '../domain/task-change.js'
 import { readCardTwice } from '../registry/card-problem.js'
 import {
   AllAgentsFailedError,
@@ -262,7 +262,7 @@ export class Orchestrator {
     let seen: RemoteTask | undefined
     for await (const event of client.stream(input, signalOf(options))) {
       if (event.kind === 'message') return event
-      seen = followed(seen, event)
+      seen = followTask(seen, event)
       if (event.kind === 'task') taskId = remote.taskId = event.id
       if (event.kind === 'status-update') {
         const text = textOf(event.status.message?.parts)
@@ -293,25 +293,6 @@ export class Orchestrator {
       throw error
     }
   }
-}
-
-/** The task as a stream shows it so far: the last snapshot, with the updates since. */
-function followed(
-  task: RemoteTask | undefined,
-  event: Exclude<StreamEvent, RemoteMessage>,
-): RemoteTask {
-  if (event.kind === 'task') return event
-  const known = task ?? {
-    kind: 'task' as const,
-    id: event.taskId,
-    contextId: event.contextId,
-    status: { state: 'submitted' as const, timestamp: '' },
-    artifacts: [],
-    history: [],
-  }
-  return event.kind === 'status-update'
-    ? { ...known, status: event.status }
-    : { ...known, artifacts: mergeArtifact(known.artifacts, event.artifact, event.append) }
 }
 
 /** The task a delegation started at one agent, once the agent has named it. */

@@ -7,6 +7,7 @@ import type { Writable } from 'node:stream'
 import type { A2AClient } from '../../client/client.js'
 import { A2ATimeoutError } from '../../client/errors.js'
 import type { RemoteTask, SendInput, SendResult, StreamEvent } from '../../client/model.js'
+import { followTask } from '../../client/stream-task.js'
 import type { TaskState } from '../../domain/model.js'
 import { isFinal } from '../../domain/state-machine.js'
 import type { Answers } from './answers.js'
@@ -110,19 +111,9 @@ async function follow(
   return { task }
 }
 
-/** What the CLI needs to know of the task as the stream goes: its id, context and status. */
+/** The task as the stream has shown it; a stream's first event is never a direct reply here. */
 function apply(task: RemoteTask | undefined, event: StreamEvent): RemoteTask {
-  if (event.kind === 'task') return event
-  if (event.kind === 'message') return task!
-  const known = task ?? {
-    kind: 'task' as const,
-    id: event.taskId,
-    contextId: event.contextId,
-    status: { state: 'submitted' as const, timestamp: '' },
-    artifacts: [],
-    history: [],
-  }
-  return event.kind === 'status-update' ? { ...known, status: event.status } : known
+  return followTask(task, event)!
 }
 
 /**
