@@ -100,7 +100,8 @@ describe('input hardening', () => {
       expect(textOnly.json().status.state).toBe('completed')
     })
 
-    it('checks a continuation against the task’s skill', async () => {
+    /** A ticket task waiting for more input, and its answer with data. */
+    async function ticketAsking() {
       app = await testApp({}, { skills: [ticketSkill] })
       const id = randomUUID()
       await app.inject({
@@ -108,31 +109,28 @@ describe('input hardening', () => {
         url: '/tasks/send',
         payload: { id, message: dataMessage({ ticket: 'ABC-1' }) },
       })
-      const response = await app.inject({
-        method: 'POST',
-        url: `/tasks/${id}/send`,
-        payload: { message: dataMessage({ ticket: 'ABC-1', priority: 0 }) },
-      })
+      const answer = (data: Record<string, unknown>) =>
+        app.inject({
+          method: 'POST',
+          url: `/tasks/${id}/send`,
+          payload: { message: dataMessage(data) },
+        })
+      return { id, answer }
+    }
+
+    it('checks a continuation against the task’s skill', async () => {
+      const { id, answer } = await ticketAsking()
+      const response = await answer({ ticket: 'ABC-1', priority: 0 })
       expect(response.statusCode).toBe(400)
       expect(response.json().error.pointer).toBe('/priority')
       expect((await app.inject(`/tasks/${id}`)).json().status.state).toBe('input-required')
     })
 
     it('takes an answer without the required fields the task was given before', async () => {
-      app = await testApp({}, { skills: [ticketSkill] })
-      const id = randomUUID()
-      await app.inject({
-        method: 'POST',
-        url: '/tasks/send',
-        payload: { id, message: dataMessage({ ticket: 'ABC-1' }) },
-      })
-      const answer = await app.inject({
-        method: 'POST',
-        url: `/tasks/${id}/send`,
-        payload: { message: dataMessage({ priority: 2 }) },
-      })
-      expect(answer.statusCode).toBe(200)
-      expect(answer.json().status.state).toBe('completed')
+      const { answer } = await ticketAsking()
+      const response = await answer({ priority: 2 })
+      expect(response.statusCode).toBe(200)
+      expect(response.json().status.state).toBe('completed')
     })
 
     it('answers A2A 1.0 JSON-RPC with -32602 and a BadRequest field violation', async () => {

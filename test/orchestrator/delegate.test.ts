@@ -214,32 +214,37 @@ describe('Orchestrator.delegate', () => {
     }
   })
 
-  it('does not fail over when an agent ends the task failed: that is its answer', async () => {
-    await fresh()
+  /** Runs `check` with Alpha failing every translation, then puts Alpha back. */
+  const withAlphaRefusing = async (check: () => Promise<void>) => {
     await alpha.stop()
     await alpha.restart([refuseSkill])
-    const betaReads = beta.cardReads()
     try {
-      const error = await orchestrator
-        .delegate('translate', { text: 'hi' })
-        .catch((e: unknown) => e)
-      expect(error).toBeInstanceOf(DelegatedTaskFailedError)
-      expect((error as Error).message).toBe(
-        'Alpha ended the task failed: I do not translate on Mondays',
-      )
-      expect((error as DelegatedTaskFailedError).task.status.state).toBe('failed')
-      expect(beta.cardReads()).toBe(betaReads)
+      await check()
     } finally {
       await alpha.stop()
       await alpha.restart([translateSkill('Alpha'), askSkill])
     }
+  }
+
+  /** A translation delegated now ends with Alpha's failure, and Beta is never asked. */
+  const expectAlphasFailure = async () => {
+    const betaReads = beta.cardReads()
+    const error = await orchestrator.delegate('translate', { text: 'hi' }).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(DelegatedTaskFailedError)
+    expect((error as Error).message).toBe(
+      'Alpha ended the task failed: I do not translate on Mondays',
+    )
+    expect((error as DelegatedTaskFailedError).task.status.state).toBe('failed')
+    expect(beta.cardReads()).toBe(betaReads)
+  }
+
+  it('does not fail over when an agent ends the task failed: that is its answer', async () => {
+    await fresh()
+    await withAlphaRefusing(expectAlphasFailure)
   })
 
   it('takes a task the stream showed failed as the answer when the agent cannot be read after it (it shut down)', async () => {
     await fresh()
-    await alpha.stop()
-    await alpha.restart([refuseSkill])
-    const betaReads = beta.cardReads()
     // Every call reaches the agents, but reading the task back once its stream has ended
     // fails, as it does at an agent that ended the task and shut down.
     const goneAfterStream: typeof fetch = async (input, init) => {
@@ -252,19 +257,7 @@ describe('Orchestrator.delegate', () => {
       token: token(ORCHESTRATOR),
       client: { timeoutMs: 5_000, fetch: goneAfterStream },
     })
-    try {
-      const error = await orchestrator
-        .delegate('translate', { text: 'hi' })
-        .catch((e: unknown) => e)
-      expect(error).toBeInstanceOf(DelegatedTaskFailedError)
-      expect((error as Error).message).toBe(
-        'Alpha ended the task failed: I do not translate on Mondays',
-      )
-      expect(beta.cardReads()).toBe(betaReads)
-    } finally {
-      await alpha.stop()
-      await alpha.restart([translateSkill('Alpha'), askSkill])
-    }
+    await withAlphaRefusing(expectAlphasFailure)
   })
 
   it('hands the agent question to onInputRequired and continues the task with the answer', async () => {
