@@ -341,6 +341,43 @@ export function storeContract(name: string, makePair: () => Promise<StorePair>):
       expect(await pair.tasks.get(task.id)).toEqual(task)
     })
 
+    it('keeps an ended task as it was written, whatever is done to a returned one', async () => {
+      const task = await created()
+      await pair.tasks.apply(task.id, status('working'))
+      const { task: ended } = await pair.tasks.apply(task.id, {
+        ...status('completed'),
+        appendToHistory: [{ messageId: randomUUID(), role: 'agent', parts: [textPart('done')] }],
+      })
+      const written = structuredClone(ended)
+      const returned = (await pair.tasks.get(task.id))!
+      expect(returned).toEqual(written)
+      for (const change of [
+        () => (returned.status.state = 'working'),
+        () => returned.history.push(returned.history[0]!),
+        () => (ended.status.state = 'working'),
+        () => ended.history.pop(),
+      ]) {
+        try {
+          change()
+        } catch (error) {
+          expect(error).toBeInstanceOf(TypeError) // frozen
+        }
+      }
+      expect(await pair.tasks.get(task.id)).toEqual(written)
+      expect(await pair.tasks.create({ ...task, requestHash: 'other' }, submitted(task))).toEqual({
+        task: written,
+        created: false,
+      })
+      await expect(pair.tasks.applyAll(task.id, [status('canceled')])).resolves.toMatchObject({
+        task: written,
+        events: [undefined],
+      })
+      const events = await pair.events.read(task.id)
+      expect(
+        events.map(({ event }) => event.kind === 'status-update' && event.status.state),
+      ).toEqual(['submitted', 'working', 'completed'])
+    })
+
     it('reads events after a cursor, in order, and knows the last id', async () => {
       const task = await created()
       await pair.tasks.apply(task.id, status('working'))
@@ -483,6 +520,30 @@ export function storeContract(name: string, makePair: () => Promise<StorePair>):
         expect(working.tasks.map((t) => t.id)).toEqual([tasks[0]!.id])
         const recent = await pair.tasks.list({ owner: 'alice', updatedSince: at(4), pageSize: 10 })
         expect(recent.tasks.map((t) => t.id)).toEqual([tasks[0]!.id, tasks[3]!.id])
+      })
+
+      it('lists ended tasks by their state, as they were written', async () => {
+        const { context, tasks } = await seed()
+        const ended: Task[] = []
+        for (const [i, task] of [tasks[0]!, tasks[3]!].entries()) {
+          await pair.tasks.apply(task.id, status('working'))
+          const completed = {
+            kind: 'status' as const,
+            status: { state: 'completed' as const, timestamp: at(5 + i) },
+          }
+          ended.push((await pair.tasks.apply(task.id, completed)).task)
+        }
+        const page = await pair.tasks.list({ contextId: context, state: 'completed', pageSize: 1 })
+        expect(page.tasks).toEqual([ended[1]])
+        expect(page.totalSize).toBe(2)
+        const next = await pair.tasks.list({
+          contextId: context,
+          state: 'completed',
+          pageSize: 1,
+          pageToken: page.nextPageToken!,
+        })
+        expect(next.tasks).toEqual([ended[0]])
+        expect(next.nextPageToken).toBeUndefined()
       })
 
       it('pages through every match once, with a token per page', async () => {
