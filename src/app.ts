@@ -191,7 +191,10 @@ export async function buildApp(
     settings: config.AUTH,
     devSecret: overrides.devSecret ?? newDevSecret(),
   })
-  if (config.RATE_LIMIT_MAX > 0) await app.register(rateLimits, rateLimitOptions(config))
+  // A worker serves only the probes and the metrics, which no limit counts: it opens no store.
+  if (config.RATE_LIMIT_MAX > 0 && config.ROLE !== 'worker') {
+    await app.register(rateLimits, rateLimitOptions(config))
+  }
   await app.register(authorize)
   await app.register(jsonDepth, { maxDepth: config.MAX_JSON_DEPTH })
   await app.register(engine, {

@@ -33,13 +33,14 @@ async function namesStartingWith(start: string): Promise<string[]> {
 }
 
 /** A server on the test Redis under `prefix`, with every connection a server opens. */
-async function serverUnder(prefix: string): Promise<FastifyInstance> {
+async function serverUnder(prefix: string, role = 'all'): Promise<FastifyInstance> {
   prefixes.push(prefix)
   const app = await testApp({
     REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
     REDIS_KEY_PREFIX: prefix,
     AUDIT_SINK: 'redis',
     RATE_LIMIT_MAX: '100',
+    ROLE: role,
   })
   apps.push(app)
   return app
@@ -64,6 +65,16 @@ describe('Redis connection names', () => {
         `${prefix}${consumer}:worker`,
       ].sort(),
     )
+  })
+
+  it('opens no rate-limit connection in a worker, which serves only the probes', async () => {
+    const prefix = testPrefix()
+    await serverUnder(prefix, 'worker')
+
+    await expect.poll(() => namesStartingWith(prefix), { timeout: 5000 }).toHaveLength(5)
+    const names = await namesStartingWith(prefix)
+    expect(names).not.toContain(`${prefix}rate-limit`)
+    expect(names).toContain(`${prefix}audit`)
   })
 
   it('names the event-log feed under the prefix too', async () => {
