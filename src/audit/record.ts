@@ -20,6 +20,7 @@ export const AuditEvent = {
   authFailure: 'auth-failure',
   permissionDenial: 'permission-denial',
   rateLimitHit: 'rate-limit-hit',
+  registryChange: 'registry-change',
   recordsDropped: 'records-dropped',
 } as const
 export type AuditEventName = (typeof AuditEvent)[keyof typeof AuditEvent]
@@ -105,6 +106,19 @@ const RateLimitHit = z.strictObject({
 })
 
 /**
+ * An operator changed the agent registry: registered an agent (or registered its URL again,
+ * which refreshes its entry from its card), or removed one. The orchestrator delegates to the
+ * agents registered, so who added which URL is on the trail.
+ */
+const RegistryChange = z.strictObject({
+  ...common,
+  event: z.literal(AuditEvent.registryChange),
+  outcome: z.enum(['registered', 'refreshed', 'removed']),
+  /** The agent's id, and the URL it is registered under (without a password) when known. */
+  details: RequestDetails.extend({ agentId: short, url: z.string().max(2048).optional() }),
+})
+
+/**
  * The trail lost records here: its queue was full (the sink was failing or slow), and `count`
  * entries made since the record before this one were dropped. Written by the trail itself, as
  * soon as the queue has room again, so that the chain shows the gap.
@@ -123,6 +137,7 @@ export const AuditRecord = z.discriminatedUnion('event', [
   AuthFailure,
   PermissionDenial,
   RateLimitHit,
+  RegistryChange,
   RecordsDropped,
 ])
 export type AuditRecord = z.infer<typeof AuditRecord>

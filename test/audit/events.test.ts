@@ -18,6 +18,7 @@ import {
   auditPermissionDenial,
   auditRateLimitHit,
 } from '../../src/http/plugins/audit.js'
+import { startTestAgent, translateSkill } from '../registry/agents.js'
 import { sendBody } from '../helpers/bodies.js'
 import { listening } from '../helpers/app.js'
 import { slowSkill } from '../helpers/skills.js'
@@ -232,6 +233,65 @@ describe('audit records with the memory store (file sink)', () => {
       }),
     )
     expect(verifyChain(records)).toMatchObject({ ok: true })
+  })
+
+  it('records who registered, refreshed and removed which agent of the registry', async () => {
+    const file = join(dir, 'registry.jsonl')
+    const agent = await startTestAgent('Alpha', [translateSkill('Alpha')])
+    const app = await auditedApp({ AUDIT_SINK: 'file', AUDIT_FILE: file })
+    const url = await listening(app)
+    const headers = {
+      'content-type': 'application/json',
+      authorization: bearer({ sub: 'operator', scopes: ['a2a:admin'] }),
+    }
+    const register = (requestId: string) =>
+      fetch(`${url}/registry/agents`, {
+        method: 'POST',
+        headers: { ...headers, 'x-request-id': requestId },
+        body: JSON.stringify({ url: agent.url }),
+      })
+    try {
+      expect((await register('req-register')).status).toBe(201)
+      const registered = await register('req-again')
+      expect(registered.status).toBe(200)
+      const { id } = (await registered.json()) as { id: string }
+      const removed = await fetch(`${url}/registry/agents/${id}`, {
+        method: 'DELETE',
+        headers: { authorization: headers.authorization, 'x-request-id': 'req-remove' },
+      })
+      expect(removed.status).toBe(204)
+    } finally {
+      await app.close()
+      await agent.stop()
+    }
+    const records = readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line))
+    const route = '/registry/agents'
+    expect(records).toEqual([
+      expect.objectContaining({
+        event: AuditEvent.registryChange,
+        caller: 'operator',
+        requestId: 'req-register',
+        outcome: 'registered',
+        details: { method: 'POST', route, agentId: expect.any(String), url: agent.url },
+      }),
+      expect.objectContaining({
+        event: AuditEvent.registryChange,
+        requestId: 'req-again',
+        outcome: 'refreshed',
+        details: { method: 'POST', route, agentId: records[0].details.agentId, url: agent.url },
+      }),
+      expect.objectContaining({
+        event: AuditEvent.registryChange,
+        caller: 'operator',
+        requestId: 'req-remove',
+        outcome: 'removed',
+        details: { method: 'DELETE', route: `${route}/:id`, agentId: records[0].details.agentId },
+      }),
+    ])
+    expect(verifyChain(records)).toMatchObject({ ok: true, count: 3 })
   })
 
   it('names routes as documented, and a path no route serves as "(no route)", never the URL', async () => {

@@ -11,6 +11,7 @@ import type { AuditTrail } from '../../audit/trail.js'
 import { CapReachedError } from '../../domain/errors.js'
 import { now } from '../../domain/model.js'
 import { ownerKey } from '../../domain/caller.js'
+import { withoutPassword } from '../../domain/url-password.js'
 import { callerOf } from '../a2a/caller.js'
 
 export { AuditEvent }
@@ -80,6 +81,23 @@ export function auditRateLimitHit(
       limit: hit.limit,
       max: hit.max,
       ...(hit.windowMs !== undefined && { windowMs: hit.windowMs }),
+    },
+  })
+}
+
+/** The registry changed: an agent registered, refreshed from its card, or removed. */
+export function auditRegistryChange(
+  request: FastifyRequest,
+  change: { outcome: 'registered' | 'refreshed' | 'removed'; agentId: string; url?: string },
+): void {
+  request.server.audit.record({
+    ...requestFields(request),
+    event: AuditEvent.registryChange,
+    outcome: change.outcome,
+    details: {
+      ...where(request),
+      agentId: change.agentId,
+      ...(change.url !== undefined && { url: withoutPassword(change.url).slice(0, 2048) }),
     },
   })
 }

@@ -1,13 +1,14 @@
 /**
  * The agent registry over HTTP: /registry/agents. Errors take the brief's `{error: {...}}`
  * shape. The routes that change the registry need `a2a:admin` (their `config.scopes`, checked
- * by plugins/auth.ts): registering makes the server fetch a URL. Reading the registry needs no
- * more than any authenticated caller.
+ * by plugins/auth.ts): registering makes the server fetch a URL. Each change is audited. Reading
+ * the registry needs no more than any authenticated caller.
  */
 import type { FastifyPluginAsync } from 'fastify'
 import { z } from 'zod'
 import type { AgentRegistry } from '../../registry/registry.js'
 import { useJsonBodyParser } from '../json-body.js'
+import { auditRegistryChange } from '../plugins/audit.js'
 import type { ZodTypeProvider } from '../zod-type-provider.js'
 import { seedErrorHandler } from './seed/error-handler.js'
 
@@ -62,6 +63,11 @@ const registryRoutes: FastifyPluginAsync<RegistryRoutesOptions> = async (fastify
     { schema: { body: RegisterBody }, config: { scopes: [REGISTRY_ADMIN_SCOPE] } },
     async (request, reply) => {
       const { entry, created } = await registry.register(request.body.url)
+      auditRegistryChange(request, {
+        outcome: created ? 'registered' : 'refreshed',
+        agentId: entry.id,
+        url: entry.url,
+      })
       return reply
         .code(created ? 201 : 200)
         .header('location', `/registry/agents/${entry.id}`)
@@ -74,6 +80,7 @@ const registryRoutes: FastifyPluginAsync<RegistryRoutesOptions> = async (fastify
     { schema: { params: AgentParams }, config: { scopes: [REGISTRY_ADMIN_SCOPE] } },
     async (request, reply) => {
       await registry.remove(request.params.id)
+      auditRegistryChange(request, { outcome: 'removed', agentId: request.params.id })
       return reply.code(204).send()
     },
   )
