@@ -93,7 +93,9 @@ export function redisBackend(config: Config & { REDIS_URL: string }, log: Logger
       if (worker) channels[queue.keys.cancel] = (taskId) => worker.abort(taskId, 'canceled')
       if (servesApi) channels[queue.keys.ended(consumer)] = (taskId) => dispatcher.turnEnded(taskId)
       const control = new ControlChannel(
-        duplicate(redis, connectionName(prefix, `${consumer}:control`), log),
+        duplicate(redis, connectionName(prefix, `${consumer}:control`), log, {
+          autoResubscribe: false,
+        }),
         {
           channels,
           onReconnected: () => {

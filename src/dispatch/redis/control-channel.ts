@@ -2,7 +2,7 @@
  * The process's one pub/sub subscription (one connection, whatever the number of tasks): cancels
  * for the worker, and "turn ended" notices for the turns this process dispatched. Pub/sub
  * delivers at most once, so after a reconnection `onReconnected` lets the owners look again at
- * what they may have missed.
+ * what they may have missed. Its connection must have `autoResubscribe: false` (see start).
  */
 import type { Redis } from 'ioredis'
 import type { Logger } from 'pino'
@@ -15,7 +15,8 @@ export interface ControlHandlers {
 }
 
 export class ControlChannel {
-  #connectedOnce = false
+  /** The subscription must be made (again) once the connection is ready. */
+  #lost = false
 
   constructor(
     private readonly subscriber: Redis,
@@ -23,21 +24,35 @@ export class ControlChannel {
     private readonly log: Logger,
   ) {}
 
-  /** Subscribes in the background; ioredis subscribes again after every reconnection. */
+  /**
+   * Subscribes in the background, and again each time the connection is back: its connection
+   * has ioredis's own resubscription off, which sends its SUBSCRIBE without a handler for its
+   * failure. After a reconnection, `onReconnected` runs once the subscription is in place.
+   */
   start(): void {
-    const { channels, onReconnected } = this.handlers
+    const { channels } = this.handlers
     this.subscriber.on('message', (channel: string, taskId: string) => channels[channel]?.(taskId))
+    this.subscriber.on('close', () => (this.#lost = true))
     this.subscriber.on('ready', () => {
-      if (this.#connectedOnce) onReconnected()
-      this.#connectedOnce = true
+      if (this.#lost) this.#subscribe(true)
     })
-    this.subscriber.subscribe(...Object.keys(channels)).catch((error: unknown) => {
-      // Retried by autoResubscribe once the connection is back.
-      this.log.warn({ err: redisFailure(error) }, 'cannot subscribe to the control channels yet')
-    })
+    this.#subscribe(false)
   }
 
   close(): void {
     this.subscriber.disconnect()
+  }
+
+  #subscribe(again: boolean): void {
+    this.#lost = false
+    this.subscriber.subscribe(...Object.keys(this.handlers.channels)).then(
+      () => {
+        if (again) this.handlers.onReconnected()
+      },
+      (error: unknown) => {
+        this.#lost = true
+        this.log.warn({ err: redisFailure(error) }, 'cannot subscribe to the control channels yet')
+      },
+    )
   }
 }

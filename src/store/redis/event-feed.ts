@@ -65,15 +65,20 @@ export class EventFeed {
     this.#watchers.delete(channel)
     this.#subscribed.delete(channel)
     // A watcher that comes next subscribes again; Redis runs the two in the order sent. An
-    // UNSUBSCRIBE lost with a dropped connection leaves the channel counted by ioredis, which
-    // subscribes to it again: it stays until a later watcher of it leaves, and its notices,
-    // which stop once its task has ended, find no watcher and are dropped.
+    // UNSUBSCRIBE lost with a dropped connection needs no retry: the connection that comes
+    // back subscribes only to the channels watched then (see #resubscribe).
     this.#subscriber?.unsubscribe(channel).catch(() => undefined)
   }
 
   #connection(): Redis {
     if (this.#subscriber) return this.#subscriber
-    const subscriber = duplicateRedis(this.redis, { connectionName: this.connectionName })
+    // Not ioredis's own resubscription: it would subscribe again to every channel it counted,
+    // also one whose last watcher left while the connection was down, for as long as the
+    // process runs; and it sends that SUBSCRIBE without a handler for its failure.
+    const subscriber = duplicateRedis(this.redis, {
+      connectionName: this.connectionName,
+      autoResubscribe: false,
+    })
     // An outage reaches followers as a failed read once they are woken; the event is noise.
     subscriber.on('error', () => undefined)
     subscriber.on('message', (channel: string) => {
@@ -81,16 +86,34 @@ export class EventFeed {
       if (watchers) for (const wake of watchers) wake()
     })
     // Notices published while the connection was down are lost: everyone reads again, at the
-    // drop (to meet the outage as a failed read) and once subscribed again. ioredis sends the
-    // SUBSCRIBE for every channel before it emits `ready`, so a PING answered after it means
-    // they are all in place.
+    // drop (to meet the outage as a failed read) and once subscribed again.
     subscriber.on('close', () => this.#wakeAll())
+    let connectedBefore = false
     subscriber.on('ready', () => {
-      const wakeAll = () => this.#wakeAll()
-      subscriber.ping().then(wakeAll, wakeAll)
+      const reconnected = connectedBefore
+      connectedBefore = true
+      this.#resubscribe(subscriber, reconnected)
     })
     this.#subscriber = subscriber
     return subscriber
+  }
+
+  /**
+   * On a connection that has just become ready: after a reconnection, subscribes to every
+   * channel watched now; then wakes every watcher. On the first connection, the SUBSCRIBEs that
+   * watchers queued meanwhile go first, so a PING answered after them means they are in place.
+   */
+  #resubscribe(subscriber: Redis, reconnected: boolean): void {
+    const wakeAll = () => this.#wakeAll()
+    const channels = reconnected ? [...this.#watchers.keys()] : []
+    if (channels.length === 0) {
+      subscriber.ping().then(wakeAll, wakeAll)
+      return
+    }
+    const subscribed = subscriber.subscribe(...channels)
+    // A watcher that comes meanwhile waits for this SUBSCRIBE, as for its own.
+    for (const channel of channels) this.#subscribed.set(channel, subscribed)
+    subscribed.then(wakeAll, wakeAll)
   }
 
   #wakeAll(): void {
