@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import { afterEach, describe, expect, it } from 'vitest'
 import { listening, testApp } from '../../helpers/app.js'
 import { sendBody } from '../../helpers/bodies.js'
+import { authHeaders } from '../../helpers/auth.js'
 import { openStream, readAll, sendSubscribe } from '../../helpers/sse.js'
 import { askSkill, chunkSkill, slowSkill } from '../../helpers/skills.js'
 import { echoSkill } from '../../../src/skills/echo/index.js'
@@ -91,6 +92,18 @@ describe('POST /tasks/sendSubscribe (SSE over real HTTP)', () => {
     expect(resumed.frames.map((frame) => frame.data)).toEqual(
       full.frames.slice(2).map((f) => f.data),
     )
+  })
+
+  it('answers a resume of a task it does not have with 404, and creates no task', async () => {
+    app = await testApp()
+    const base = await listening(app)
+    const body = sendBody('hello again')
+    const response = await sendSubscribe(base, body, { lastEventId: '3' })
+    expect(response.status).toBe(404)
+    expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8')
+    expect(await response.json()).toMatchObject({ error: { code: 'TASK_NOT_FOUND' } })
+    const read = await app.inject({ url: `/tasks/${body.id}`, headers: authHeaders() })
+    expect(read.statusCode).toBe(404)
   })
 
   it('resumes a live stream dropped mid-task and receives the rest', async () => {

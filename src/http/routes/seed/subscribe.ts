@@ -1,7 +1,8 @@
 /**
  * POST /tasks/sendSubscribe: creates the task (or finds it again, on a retry) and streams it as
  * SSE until it is terminal or input-required. Every frame has an `id:`; a reconnect that sends
- * `Last-Event-ID` gets exactly the frames after it.
+ * `Last-Event-ID` gets exactly the frames after it, or 404 when the task is not (or no longer)
+ * here.
  */
 import type { FastifyPluginAsync } from 'fastify'
 import type { TaskService } from '../../../engine/task-service.js'
@@ -24,6 +25,10 @@ const subscribe: FastifyPluginAsync = async (fastify) => {
       const { id, sessionId, message, metadata } = request.body
       // First: a caller with too many streams open gets an error, and no task.
       const signal = openStream(reply)
+      const lastEventId = reply.sse.lastEventId ?? undefined
+      // A resume goes on with a stream of a task this server has. One it does not have (an
+      // in-memory server restarted, the task expired) is not found: never created and run anew.
+      if (lastEventId !== undefined) await app.tasks.getFor(id, creatorOf(request).owner)
       const { task } = await app.tasks.send({
         taskId: id,
         ...(sessionId && { contextId: sessionId }),
@@ -31,7 +36,6 @@ const subscribe: FastifyPluginAsync = async (fastify) => {
         ...(metadata && { metadata }),
         ...creatorOf(request),
       })
-      const lastEventId = reply.sse.lastEventId ?? undefined
       try {
         await sendFrames(reply, frames(app.tasks, task.id, task.contextId, lastEventId, signal))
       } catch (error) {
