@@ -114,6 +114,9 @@ describe('QueueWorker: its log', () => {
       const line = await lineSaying(lines, 'work queue upkeep failed')
       expect((line.err as { message: string }).message).toMatch(/: Redis is unreachable/)
       expect(JSON.stringify(lines)).not.toMatch(IOREDIS_TEXT)
+      // Once per outage: its heartbeats (every 200 ms) and reclaim rounds go on failing.
+      await new Promise((resolve) => setTimeout(resolve, 2000))
+      expect(lines.filter((l) => l.msg === 'work queue upkeep failed')).toHaveLength(1)
     },
   )
 

@@ -93,7 +93,6 @@ export class QueueWorker {
   #reading: Promise<void> = Promise.resolve()
   #slotFreed: (() => void) | undefined
   #readerId: number | undefined
-  #failing = false
   /** When the commands connection last came back after losing Redis (0: never lost it). */
   #reconnectedAt = 0
 
@@ -435,19 +434,21 @@ export class QueueWorker {
 
   /**
    * Runs `task` every `ms` (never two at once), until closing starts unless `whileClosing`; a
-   * failure is logged once per outage.
+   * failure is logged once per outage: the first of a run of failures of this task (another
+   * task succeeding meanwhile, a reclaim round that the outage pauses, says nothing of it).
    */
   #every(ms: number, task: () => Promise<void>, { whileClosing = false } = {}): NodeJS.Timeout {
     let busy = false
+    let failing = false
     const timer = setInterval(() => {
       if (busy || (this.#closing && !whileClosing)) return
       busy = true
       task()
         .then(
-          () => (this.#failing = false),
+          () => (failing = false),
           (error: unknown) => {
-            if (!this.#failing) this.#options.log.warn({ err: error }, 'work queue upkeep failed')
-            this.#failing = true
+            if (!failing) this.#options.log.warn({ err: error }, 'work queue upkeep failed')
+            failing = true
           },
         )
         .finally(() => (busy = false))
