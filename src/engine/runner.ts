@@ -34,10 +34,13 @@ export interface RunnerOptions {
 /**
  * How a turn ended: `recorded` false when the store failed before its writes were stored;
  * `storeUnavailable` then tells an outage (the store was unreachable: the turn can run again
- * once it is back) from a fault.
+ * once it is back) from a fault. `missingSkill`: this process does not have the task's skill
+ * (its settings differ from the process that took the task); nothing was written, and another
+ * process may run the turn.
  */
 export type TurnResult =
-  { recorded: true; task: Task | undefined } | { recorded: false; storeUnavailable: boolean }
+  | { recorded: true; task: Task | undefined }
+  | { recorded: false; storeUnavailable: boolean; missingSkill?: string }
 
 interface TransitionOptions {
   /** The status message (agent text, or a whole message); it joins the history too. */
@@ -46,6 +49,9 @@ interface TransitionOptions {
   from?: TaskState[]
   directReply?: boolean
 }
+
+/** The states a turn runs in: a task that has moved on since it was queued is left as it is. */
+const RUNNABLE: ReadonlySet<TaskState> = new Set(['submitted', 'working'])
 
 export class Runner {
   constructor(private readonly options: RunnerOptions) {}
@@ -105,16 +111,14 @@ export class Runner {
     const writer = new TurnWriter(store, taskId, origin)
     try {
       const task = known ?? (await store.get(taskId))
-      if (task?.status.state === 'submitted') {
+      if (!task || !RUNNABLE.has(task.status.state)) return { recorded: true, task }
+      // Nothing written: a process that has the skill may run the turn (see QueueWorker).
+      if (!skills.get(task.skillId)) {
+        return { recorded: false, storeUnavailable: false, missingSkill: task.skillId }
+      }
+      if (task.status.state === 'submitted') {
         // Written with the turn's first reports; a cancel meanwhile refuses it and aborts the turn.
         void writer.report(status('working', { from: ['submitted'] }))
-      } else if (task?.status.state !== 'working') {
-        return { recorded: true, task }
-      }
-      const skill = skills.get(task.skillId)
-      if (!skill) {
-        const message = `This agent no longer offers skill "${task.skillId}"`
-        return { recorded: true, task: await writer.write(status('failed', { message })) }
       }
       const outcome = await this.#execute(task, turn, writer)
       if (outcome === 'aborted') await writer.flush()

@@ -17,6 +17,8 @@
  *   was. Right after an outage no worker reclaims for one visibility timeout, so that living
  *   workers heartbeat their turns first. A turn stopped by any other store failure stays
  *   pending, and a reclaim runs it again as a new attempt.
+ * - A turn whose skill this worker lacks (the processes were started with different skills) is
+ *   handed back for another worker, using an attempt; the last attempt fails its task.
  * - On close, the worker stops taking turns, waits the grace period (its heartbeats go on, so
  *   no other worker takes a turn that is still draining), then hands the turns still running
  *   back to the queue for another worker, without failing their tasks.
@@ -75,6 +77,9 @@ const LOST_TURN = {
 /** How long one blocking read waits before it looks at the worker's state again. */
 const BLOCK_MS = 5000
 
+/** How long a worker holds a turn whose skill it lacks before it hands it back (see #handOn). */
+const HAND_ON_PAUSE_MS = 1000
+
 /** How long a cancel of a task with no turn here is remembered (see abort). */
 const CANCEL_MEMORY_MS = 10_000
 
@@ -83,6 +88,8 @@ export class QueueWorker {
   readonly #running = new Map<string, RunningTurn>()
   /** Slots held for turns being queued and taken by this process's dispatcher. */
   #reserved = 0
+  /** The skills queued turns asked for that this worker lacks (each is logged once). */
+  readonly #missingSkills = new Set<string>()
   /** Tasks canceled while no turn of theirs ran here, with when (see abort). */
   readonly #canceled = new Map<string, number>()
   /** The upkeep timers (reclaiming, forgetting dead consumers): stopped when closing starts. */
@@ -265,6 +272,7 @@ export class QueueWorker {
       // Released: another worker has the turn now (or gets it from close()).
       if (running.turn.reason === 'released') return
       if (result.recorded) return this.#done(entry, result.task)
+      if (result.missingSkill !== undefined) return this.#handOn(entry, result.missingSkill)
       // Another store failure: the entry stays pending, and a reclaim runs it as a new attempt.
       if (!result.storeUnavailable) return
       // Redis went away under a live turn: no worker failed, so no attempt is used. The entry
@@ -305,6 +313,28 @@ export class QueueWorker {
         await pause(Math.min(100 * 2 ** failures, 1000))
       }
     }
+  }
+
+  /**
+   * Leaves a turn whose skill this worker lacks (its settings differ from the process that took
+   * the task) to another worker: hands it back after a pause, so that another worker may read
+   * it first, using one attempt; when that was the last, fails its task saying why.
+   */
+  async #handOn(entry: QueuedTurn, skillId: string): Promise<void> {
+    const { log, maxAttempts } = this.#options
+    if (!this.#missingSkills.has(skillId)) {
+      this.#missingSkills.add(skillId)
+      log.error(
+        { skillId, taskId: entry.taskId },
+        `this worker has no skill "${skillId}", which a queued task asks for: it leaves such turns to other workers (give every process the same BUNDLED_SKILLS and SKILL_MODULES)`,
+      )
+    }
+    const attempts = entry.priorAttempts + 1
+    if (attempts >= maxAttempts) {
+      return this.#fail(entry, attempts, `no worker that took it offers its skill "${skillId}"`)
+    }
+    await pause(HAND_ON_PAUSE_MS)
+    await this.#release({ ...entry, priorAttempts: attempts })
   }
 
   /** Tells a turn's dispatcher that it has ended, and acknowledges it. */
