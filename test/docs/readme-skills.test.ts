@@ -1,0 +1,80 @@
+/**
+ * The README's skill examples (`// my-skill.js`, `// slow.js`), saved as written and served
+ * through SKILL_MODULES by the built server, as `npm start` runs it: the shout skill answers in
+ * capitals, and the slow one reports its count, completes, and stops mid-count when canceled.
+ */
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { A2AClient } from '../../src/client/index.js'
+import type { StreamEvent } from '../../src/client/index.js'
+import { TEST_SECRET, token } from '../helpers/auth.js'
+import { root, startBuiltServer } from '../helpers/built-server.js'
+import type { BuiltServer } from '../helpers/built-server.js'
+
+/** The README's ```js block that starts with `// <file>`. */
+function exampleFile(markdown: string, file: string): string {
+  const block = [...markdown.matchAll(/```js\n([\s\S]*?)```/g)]
+    .map((match) => match[1]!)
+    .find((code) => code.startsWith(`// ${file}`))
+  if (!block) throw new Error(`README.md has no js block starting with // ${file}`)
+  return block
+}
+
+const statusTexts = (events: StreamEvent[]) =>
+  events.flatMap((event) =>
+    event.kind === 'status-update'
+      ? [event.status.message?.parts.map((p) => (p.kind === 'text' ? p.text : '')).join('') ?? '']
+      : [],
+  )
+
+describe('README skill examples, served by the built server', () => {
+  let server: BuiltServer
+  let client: A2AClient
+
+  beforeAll(async () => {
+    const readme = readFileSync(`${root}README.md`, 'utf8')
+    const dir = mkdtempSync(join(tmpdir(), 'a2a-readme-skills-'))
+    for (const file of ['my-skill.js', 'slow.js']) {
+      writeFileSync(join(dir, file), exampleFile(readme, file))
+    }
+    server = await startBuiltServer({
+      AUTH_JWT_SECRET: TEST_SECRET,
+      SKILL_MODULES: `${join(dir, 'my-skill.js')},${join(dir, 'slow.js')}`,
+    })
+    client = await A2AClient.connect(`http://127.0.0.1:${server.port}`, { token: token() })
+  }, 60_000)
+
+  afterAll(() => server?.stop())
+
+  it('shouts', async () => {
+    const reply = await client.send({ skill: 'shout', text: 'hello' })
+    expect(reply.kind === 'task' && reply.artifacts).toEqual([
+      expect.objectContaining({ name: 'loud', parts: [{ kind: 'text', text: 'HELLO' }] }),
+    ])
+  })
+
+  it('counts, reporting each step, and completes', async () => {
+    const events: StreamEvent[] = []
+    for await (const event of client.stream({ skill: 'slow', data: { n: 2 } })) events.push(event)
+    expect(statusTexts(events).filter(Boolean)).toEqual(['1/2', '2/2', 'counted to 2'])
+  }, 15_000)
+
+  it('stops mid-count when canceled', async () => {
+    const events: StreamEvent[] = []
+    for await (const event of client.stream({ skill: 'slow', data: { n: 30 } })) {
+      events.push(event)
+      if (statusTexts([event])[0] === '1/30') {
+        const task = events[0]!
+        await client.cancel(task.kind === 'task' ? task.id : '')
+      }
+    }
+    const last = events.at(-1)!
+    expect(last.kind === 'status-update' && [last.status.state, last.final]).toEqual([
+      'canceled',
+      true,
+    ])
+    expect(statusTexts(events).filter(Boolean)).toEqual(['1/30'])
+  }, 15_000)
+})
