@@ -5,14 +5,14 @@
  */
 import { dataPart, textPart } from '../../domain/parts.js'
 import { defineSkill, type JsonSchema, type SkillContext, type SkillOutcome } from '../skill.js'
-import { readRequest } from './input.js'
+import { DIFF_MEDIA_TYPES, readRequest } from './input.js'
 import { fileLanguage, LANGUAGES, languageNeeded, type Language } from './languages.js'
 import { headerlessNote, reportText, summaryLine, uncountedNote } from './report.js'
 import { reviewFile, sortFindings, type Finding } from './review.js'
 import { CATEGORIES } from './rule.js'
 
 export const ASK_FOR_DIFF =
-  'Please send the unified diff to review (as text or as the "diff" field of a data part).'
+  'Please send the unified diff to review (as text, as the "diff" field of a data part, or as a .diff or .patch file).'
 
 export function askForLanguage(unknownLanguage?: string): string {
   const question =
@@ -101,7 +101,7 @@ export const reviewPrSkill = defineSkill({
     'Review this Python PR for security vulnerabilities',
     'Check this diff for style issues per PEP 8',
   ],
-  inputModes: ['text/plain', 'application/json'],
+  inputModes: ['text/plain', 'application/json', ...DIFF_MEDIA_TYPES],
   outputModes: ['text/plain', 'application/json'],
   inputSchema,
   execute,

@@ -2,7 +2,7 @@
  * What the user asked for, read from the whole conversation: a continuation turn carries only the
  * answer ("python"), so the diff, focus and language are gathered across every user message.
  */
-import type { Message } from '../../domain/model.js'
+import type { FileContent, Message } from '../../domain/model.js'
 import { contentOf } from '../../domain/parts.js'
 import type { DiffFile } from './diff.js'
 import { diffFromField, findDiff, type FoundDiff } from './find-diff.js'
@@ -53,7 +53,7 @@ export function readRequest(message: Message, history: readonly Message[]): Read
 }
 
 function readTurn(message: Message): Turn | string {
-  const { text, data } = contentOf(message.parts)
+  const { text, data, files } = contentOf(message.parts)
   if (data.language !== undefined && typeof data.language !== 'string') {
     return 'The "language" field must be a string such as "python"'
   }
@@ -68,7 +68,30 @@ function readTurn(message: Message): Turn | string {
   }
   const found = findDiff(text)
   if (!found && COMBINED_DIFF.test(text)) return COMBINED_DIFF_REFUSAL
-  return { data, found, prose: found ? found.prose : text }
+  if (found) return { data, found, prose: found.prose }
+  for (const content of diffFiles(files)) {
+    const inFile = diffFromField(content)
+    if (inFile) return { data, found: inFile, prose: text }
+    if (COMBINED_DIFF.test(content)) return COMBINED_DIFF_REFUSAL
+  }
+  return { data, prose: text }
+}
+
+/** The media types of a diff sent as a file (`a2a send --file change.patch`). */
+export const DIFF_MEDIA_TYPES = ['text/x-diff', 'text/x-patch']
+
+/**
+ * The text of the message's diff files: sent with their bytes, as a diff media type, or as text
+ * named like a diff. A file given by URI is not fetched (the agent reads no URL a caller names).
+ */
+function diffFiles(files: readonly FileContent[]): string[] {
+  return files.flatMap(({ bytes, mimeType, name }) => {
+    if (bytes === undefined) return []
+    const type = mimeType?.split(';')[0]?.trim().toLowerCase()
+    const named = name !== undefined && /\.(diff|patch)$/i.test(name)
+    const isDiff = (type !== undefined && DIFF_MEDIA_TYPES.includes(type)) || named
+    return isDiff ? [Buffer.from(bytes, 'base64').toString('utf8')] : []
+  })
 }
 
 const NOT_A_DIFF =

@@ -53,7 +53,7 @@ describe('reviewPrSkill card', () => {
         'Review this Python PR for security vulnerabilities',
         'Check this diff for style issues per PEP 8',
       ],
-      inputModes: ['text/plain', 'application/json'],
+      inputModes: ['text/plain', 'application/json', 'text/x-diff', 'text/x-patch'],
       outputModes: ['text/plain', 'application/json'],
       inputSchema: {
         type: 'object',
@@ -142,6 +142,37 @@ describe('reviewPrSkill.execute', () => {
       kind: 'data',
       data: { files: ['app/db.py'], language: 'python', findings: [{ line: 11 }] },
     })
+  })
+
+  it('reviews a diff sent as a file: a diff media type, or a text file named .diff or .patch', async () => {
+    const file = (mimeType: string, name: string) => ({
+      kind: 'file' as const,
+      file: { name, mimeType, bytes: Buffer.from(PY_DIFF).toString('base64') },
+    })
+    for (const part of [
+      file('text/x-diff', 'change'),
+      file('text/x-patch', 'change'),
+      file('text/plain', 'change.patch'),
+    ]) {
+      const { outcome, artifacts } = await run(userMessage(textPart('Please review'), part))
+      expect(outcome).toEqual({
+        state: 'completed',
+        message: [textPart('1 finding in 1 file: 1 critical')],
+      })
+      expect(artifacts[0]?.artifact.parts[1]).toMatchObject({
+        data: { files: ['app/db.py'], findings: [{ line: 11, rule: 'sql-injection' }] },
+      })
+    }
+  })
+
+  it('asks for the diff when the only file is not one, or is a URI it does not fetch', async () => {
+    for (const file of [
+      { name: 'notes.txt', mimeType: 'text/plain', bytes: Buffer.from(PY_DIFF).toString('base64') },
+      { name: 'change.patch', mimeType: 'text/x-diff', uri: 'https://example.com/change.patch' },
+    ]) {
+      const { outcome } = await run(userMessage({ kind: 'file', file }))
+      expect(outcome).toEqual({ state: 'input-required', message: [textPart(ASK_FOR_DIFF)] })
+    }
   })
 
   it('reports progress per file', async () => {
