@@ -85,7 +85,9 @@ const WAITING_POLL_MS = 1000
 
 /**
  * The dependencies /readyz names as unreachable, looking again until they all answer or
- * `withinMs` has passed; empty once ready, or when the process closes meanwhile.
+ * `withinMs` has passed; empty once ready, or when the process closes meanwhile. It asks
+ * `app.readiness()` itself, not /readyz: its checks are no requests a client made, to be
+ * counted in /metrics or logged.
  */
 async function unreachableWithin(
   app: FastifyInstance,
@@ -94,12 +96,9 @@ async function unreachableWithin(
 ): Promise<string[]> {
   const deadline = Date.now() + withinMs
   for (;;) {
-    const reply = await app.inject({ method: 'GET', url: '/readyz' }).catch(() => undefined)
-    // No reply: the app has closed.
-    if (!reply) return []
-    const { status, unreachable = [] } = reply.json<{ status: string; unreachable?: string[] }>()
-    if (reply.statusCode === 200 || status === 'closing') return []
-    if (Date.now() >= deadline) return unreachable
+    const readiness = await app.readiness()
+    if (readiness.status !== 'unavailable') return []
+    if (Date.now() >= deadline) return readiness.unreachable
     await new Promise((resolve) => setTimeout(resolve, everyMs).unref())
   }
 }

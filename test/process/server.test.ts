@@ -197,6 +197,42 @@ describe('node dist/server.js', () => {
     },
   )
 
+  it.skipIf(!hasRedisServer)(
+    'counts no /readyz request in /metrics that no client made, while it waits for Redis at start',
+    async () => {
+      const redis = await PrivateRedis.start()
+      try {
+        await redis.stop()
+        const { child, url, stdout } = await startServer({
+          LOG_LEVEL: 'info',
+          REDIS_URL: redis.url,
+          REDIS_KEY_PREFIX: testPrefix(),
+        })
+        await vi.waitFor(() => expect(stdout()).toContain('A2A agent started, waiting for redis'), {
+          timeout: 5_000,
+        })
+        await redis.start()
+        await vi.waitFor(() => expect(stdout()).toContain('A2A agent ready'), { timeout: 5_000 })
+        const readyzSeries = async () =>
+          (await (await fetch(`${url}/metrics`)).text())
+            .split('\n')
+            .filter((line) => line.startsWith('a2a_http_request_duration_seconds_count{'))
+            .filter((line) => line.includes('route="/readyz"'))
+        expect(await readyzSeries()).toEqual([])
+
+        // A client's probe is counted, once.
+        expect((await fetch(`${url}/readyz`)).status).toBe(200)
+        expect(await readyzSeries()).toEqual([
+          'a2a_http_request_duration_seconds_count{method="GET",route="/readyz",status_code="200"} 1',
+        ])
+        child.kill('SIGTERM')
+        await exited(child, 5_000)
+      } finally {
+        await redis.remove()
+      }
+    },
+  )
+
   it('warns in production when PUBLIC_URL is not set, as the cards then name localhost', async () => {
     expect(await logUntilReady({})).toContain(
       '"msg":"PUBLIC_URL is not set: the Agent Cards send clients to http://localhost:',
