@@ -209,7 +209,12 @@ export async function buildApp(
   // After the engine's preClose has drained the running turns: a stream still open then follows
   // a task that runs on elsewhere (Redis), and its client resumes it on another process.
   app.addHook('preClose', async () => openStreams.endAll())
-  await app.register(health, { ...(backend && { unreachable: () => backend.unreachable() }) })
+  await app.register(health, {
+    ...(backend && {
+      unreachable: () => backend.unreachable(),
+      unusable: () => backend.unusable?.() ?? [],
+    }),
+  })
   // A worker runs turns from the queue and serves only the probes.
   if (config.ROLE !== 'worker') {
     await app.register(seedDialect, {

@@ -8,6 +8,7 @@ import { buildApp } from './app.js'
 import { devSecretIn } from './auth/dev-secret.js'
 import { devToken } from './auth/dev-token.js'
 import type { Config } from './config.js'
+import type { Unusable } from './http/routes/health.js'
 import { ConfigError, loadConfig } from './config.js'
 
 async function main(): Promise<void> {
@@ -53,18 +54,32 @@ async function main(): Promise<void> {
         ? `A2A worker ready: runs turns from the work queue; serves ${config.PUBLIC_URL}/readyz and /metrics`
         : `A2A agent ready: curl ${config.PUBLIC_URL}/.well-known/agent.json`,
     )
-  // Ready only once what it needs (Redis) answers; until then the start line says it waits.
-  const missing = await unreachableWithin(app, FIRST_CONNECTION_MS, FIRST_POLL_MS)
-  if (missing.length === 0) announceReady()
+  // Ready only once what it needs (Redis) answers; until then the start line says it waits,
+  // unless nothing will answer before a restart (REDIS_URL names a database Redis lacks).
+  const cannotUse = (unusable: Unusable[]) => {
+    const names = unusable.map((u) => u.name).join(', ')
+    const settings = [...new Set(unusable.map((u) => u.setting))].join(' and ')
+    app.log.error(
+      { ...ready, unusable: unusable.map((u) => u.name) },
+      `A2A ${worker ? 'worker' : 'agent'} started but cannot use ${names}: ${
+        worker ? 'it runs no turns, and ' : 'every request that needs it, and '
+      }${config.PUBLIC_URL}/readyz, answer 503 until ${settings} is fixed and the process restarted`,
+    )
+  }
+  const first = await unreachableWithin(app, FIRST_CONNECTION_MS, FIRST_POLL_MS)
+  if (first.unreachable.length === 0) announceReady()
+  else if (first.untilRestart.length > 0) cannotUse(first.untilRestart)
   else {
     app.log.warn(
-      { ...ready, unreachable: missing },
-      `A2A ${worker ? 'worker' : 'agent'} started, waiting for ${missing.join(', ')}: ${
+      { ...ready, unreachable: first.unreachable },
+      `A2A ${worker ? 'worker' : 'agent'} started, waiting for ${first.unreachable.join(', ')}: ${
         worker ? 'runs turns' : 'serves requests'
       } once it answers; ${config.PUBLIC_URL}/readyz answers 503 until then`,
     )
     void unreachableWithin(app, Infinity, WAITING_POLL_MS).then((left) => {
-      if (left.length === 0 && !closing) announceReady()
+      if (closing) return
+      if (left.unreachable.length === 0) announceReady()
+      else cannotUse(left.untilRestart)
     })
   }
   if (worker) return
@@ -84,21 +99,21 @@ const FIRST_POLL_MS = 50
 const WAITING_POLL_MS = 1000
 
 /**
- * The dependencies /readyz names as unreachable, looking again until they all answer or
- * `withinMs` has passed; empty once ready, or when the process closes meanwhile. It asks
- * `app.readiness()` itself, not /readyz: its checks are no requests a client made, to be
- * counted in /metrics or logged.
+ * The dependencies /readyz names as unreachable, looking again until they all answer, one of
+ * them will not before a restart (`untilRestart`), or `withinMs` has passed; none once ready,
+ * or when the process closes meanwhile. It asks `app.readiness()` itself, not /readyz: its
+ * checks are no requests a client made, to be counted in /metrics or logged.
  */
 async function unreachableWithin(
   app: FastifyInstance,
   withinMs: number,
   everyMs: number,
-): Promise<string[]> {
+): Promise<{ unreachable: string[]; untilRestart: Unusable[] }> {
   const deadline = Date.now() + withinMs
   for (;;) {
     const readiness = await app.readiness()
-    if (readiness.status !== 'unavailable') return []
-    if (Date.now() >= deadline) return readiness.unreachable
+    if (readiness.status !== 'unavailable') return { unreachable: [], untilRestart: [] }
+    if (readiness.untilRestart.length > 0 || Date.now() >= deadline) return readiness
     await new Promise((resolve) => setTimeout(resolve, everyMs).unref())
   }
 }

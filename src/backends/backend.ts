@@ -4,6 +4,7 @@
  */
 import type { Dispatcher } from '../engine/dispatcher.js'
 import type { Runner } from '../engine/runner.js'
+import type { Unusable } from '../http/routes/health.js'
 import type { ActiveTasks } from '../store/active-tasks.js'
 import type { EventLog } from '../store/event-log.js'
 import type { TaskStore } from '../store/task-store.js'
@@ -26,6 +27,11 @@ export interface Backend {
   heldTasks?(): { held: number; max: number; forgottenEarly: number }
   /** The dependencies this process cannot reach right now; empty when it is ready. */
   unreachable(): Promise<string[]>
+  /**
+   * The dependencies this process will not use before it restarts with a setting changed (a
+   * REDIS_URL naming a database Redis lacks); absent or empty: an outage may pass by itself.
+   */
+  unusable?(): Unusable[]
   /** Closes what the backend opened; runs after the dispatcher has closed. */
   close(): Promise<void>
 }

@@ -38,6 +38,11 @@ export function redisBackend(config: Config & { REDIS_URL: string }, log: Logger
   const consumer = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`
   const redis = connectRedis(config.REDIS_URL, connectionName(prefix, consumer))
   watchConnection(redis, log.child({ redis: 'commands' }))
+  // Closed for good (connection.ts): no reconnection will reach the database the URL names.
+  let databaseMissing = false
+  redis.on('error', (error: Error) => {
+    if (isDatabaseOutOfRange(error)) databaseMissing = true
+  })
   const store = createRedisStore({
     redis,
     prefix,
@@ -129,6 +134,8 @@ export function redisBackend(config: Config & { REDIS_URL: string }, log: Logger
       const reachable = await Promise.race([pong, timeUp]).finally(() => clearTimeout(timer))
       return reachable ? [] : ['redis']
     },
+
+    unusable: () => (databaseMissing ? [{ name: 'redis', setting: 'REDIS_URL' }] : []),
 
     async close() {
       clearInterval(sweeper)

@@ -233,6 +233,47 @@ describe('node dist/server.js', () => {
     },
   )
 
+  it.skipIf(!hasRedisServer)(
+    'says an agent whose REDIS_URL names a database Redis lacks serves 503 until fixed and restarted, not that it waits',
+    async () => {
+      const redis = await PrivateRedis.start()
+      try {
+        const { child, url, stdout } = await startServer({
+          LOG_LEVEL: 'info',
+          REDIS_URL: `${redis.url}/99`,
+          REDIS_KEY_PREFIX: testPrefix(),
+        })
+        const lines = () =>
+          stdout()
+            .split('\n')
+            .filter(Boolean)
+            .map((line) => JSON.parse(line) as { level: number; msg: string })
+        await vi.waitFor(() => expect(stdout()).toContain('A2A agent started'), { timeout: 5_000 })
+        expect(lines().find((line) => line.msg.startsWith('A2A agent started'))).toEqual(
+          expect.objectContaining({
+            level: 50,
+            msg: expect.stringMatching(
+              /^A2A agent started but cannot use redis: every request that needs it, and http:\/\/localhost:\d+\/readyz, answer 503 until REDIS_URL is fixed and the process restarted$/,
+            ),
+          }),
+        )
+        expect(lines().map((line) => line.msg)).toContain(
+          'REDIS_URL names a database this Redis does not have; not using Redis (fix REDIS_URL and restart)',
+        )
+        expect((await fetch(`${url}/readyz`)).status).toBe(503)
+        // Longer than the waiting process looks again: nothing says it waits, or will be ready.
+        await new Promise((resolve) => setTimeout(resolve, 1_500))
+        for (const line of lines()) {
+          expect(line.msg).not.toMatch(/waiting for|yet|retrying| ready/)
+        }
+        child.kill('SIGTERM')
+        await exited(child, 5_000)
+      } finally {
+        await redis.remove()
+      }
+    },
+  )
+
   it('warns in production when PUBLIC_URL is not set, as the cards then name localhost', async () => {
     expect(await logUntilReady({})).toContain(
       '"msg":"PUBLIC_URL is not set: the Agent Cards send clients to http://localhost:',

@@ -51,6 +51,9 @@ export class ControlChannel {
       },
       (error: unknown) => {
         this.#lost = true
+        // Closed for good (closing, or a database Redis lacks, which the connection's log says):
+        // there is no later to subscribe in.
+        if (this.subscriber.status === 'end') return
         this.log.warn({ err: redisFailure(error) }, 'cannot subscribe to the control channels yet')
       },
     )

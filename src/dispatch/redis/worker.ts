@@ -242,7 +242,10 @@ export class QueueWorker {
         failures = 0
       } catch (error) {
         if (this.#closing) break
-        if (failures++ === 0) log.warn({ err: error }, 'cannot read the work queue; retrying')
+        // A connection closed for good (a database Redis lacks) was said as such when it closed.
+        if (failures++ === 0 && connection.status !== 'end') {
+          log.warn({ err: error }, 'cannot read the work queue; retrying')
+        }
         await pause(Math.min(100 * 2 ** failures, 1000))
         continue
       }

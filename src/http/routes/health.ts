@@ -8,6 +8,12 @@
 import type { FastifyPluginAsync } from 'fastify'
 import fp from 'fastify-plugin'
 
+/** A dependency this process will not use until it restarts with `setting` changed. */
+export interface Unusable {
+  name: string
+  setting: string
+}
+
 export type Readiness =
   | { status: 'ready' }
   | { status: 'closing' }
@@ -15,11 +21,15 @@ export type Readiness =
       status: 'unavailable'
       /** The dependencies that cannot be reached now (e.g. `['redis']`). */
       unreachable: string[]
+      /** Of those, the ones that need a restart with a setting fixed; empty: they may come back. */
+      untilRestart: Unusable[]
     }
 
 export interface HealthOptions {
   /** The dependencies that cannot be reached now (e.g. `['redis']`); empty when ready. */
   unreachable?: () => Promise<string[]>
+  /** The dependencies this process will not use before it restarts (see Unusable). */
+  unusable?: () => Unusable[]
 }
 
 declare module 'fastify' {
@@ -34,13 +44,18 @@ const health: FastifyPluginAsync<HealthOptions> = async (app, options) => {
     if (app.closing) return { status: 'closing' }
     const unreachable = (await options.unreachable?.()) ?? []
     if (unreachable.length === 0) return { status: 'ready' }
-    return { status: 'unavailable', unreachable }
+    return { status: 'unavailable', unreachable, untilRestart: options.unusable?.() ?? [] }
   })
   const probe = { logLevel: 'warn', config: { public: true, whileClosing: true } } as const
   app.get('/healthz', probe, async () => ({ status: 'ok' }))
   app.get('/readyz', probe, async (_request, reply) => {
     const readiness = await app.readiness()
-    return readiness.status === 'ready' ? readiness : reply.code(503).send(readiness)
+    if (readiness.status !== 'unavailable') {
+      return readiness.status === 'ready' ? readiness : reply.code(503).send(readiness)
+    }
+    // Which setting is wrong is for the log, not for whoever can reach the probe.
+    const { status, unreachable } = readiness
+    return reply.code(503).send({ status, unreachable })
   })
 }
 
