@@ -12,6 +12,7 @@ import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { A2AClient } from '../../src/index.js'
 import { echoSkill } from '../../src/skills/echo/index.js'
+import { reviewPrSkill } from '../../src/skills/review-pr/index.js'
 import { defineSkill } from '../../src/skills/skill.js'
 import { testApp } from '../helpers/app.js'
 import { token } from '../helpers/auth.js'
@@ -51,7 +52,17 @@ beforeAll(async () => {
       MAX_FILE_BYTES: '2048',
       AGENT_NAME: 'CLI Test Agent',
     },
-    { skills: [echoSkill, askSkill, chunkSkill, slowSkill(), throwingSkill, filesSkill] },
+    {
+      skills: [
+        echoSkill,
+        askSkill,
+        chunkSkill,
+        slowSkill(),
+        throwingSkill,
+        filesSkill,
+        reviewPrSkill,
+      ],
+    },
   )
   await app.listen({ host: '127.0.0.1', port })
 }, 200_000)
@@ -101,13 +112,14 @@ describe.concurrent('a2a card', () => {
         'Streaming: yes',
         `Card:      ${url}/.well-known/agent-card.json`,
         '',
-        'Skills (6):',
-        '  echo    Echo - Replies with the text and data it was sent [utility, testing]',
-        '  ask     Ask - a test skill [test]',
-        '  chunks  Chunks - a test skill [test]',
-        '  slow    Slow - a test skill [test]',
-        '  throws  Throws - a test skill [test]',
-        '  files   Files - returns the files it is sent [test]',
+        'Skills (7):',
+        '  echo       Echo - Replies with the text and data it was sent [utility, testing]',
+        '  ask        Ask - a test skill [test]',
+        '  chunks     Chunks - a test skill [test]',
+        '  slow       Slow - a test skill [test]',
+        '  throws     Throws - a test skill [test]',
+        '  files      Files - returns the files it is sent [test]',
+        '  review-pr  Review Pull Request - Analyzes a PR diff and returns structured findings with severity ratings [code-review, security, quality]',
         '',
       ].join('\n'),
     )
@@ -225,6 +237,30 @@ describe.concurrent('a2a send', () => {
       bytes: Buffer.from([0, 1, 2, 255]).toString('base64'),
     })
   })
+
+  it.each(['change.patch', 'change.diff'])(
+    '--file sends %s to review-pr, which reviews it',
+    async (name) => {
+      const file = join(dir, name)
+      writeFileSync(
+        file,
+        [
+          '--- a/app/db.py',
+          '+++ b/app/db.py',
+          '@@ -8,2 +8,2 @@',
+          ' def find_user(cur, name):',
+          '-    cur.execute("SELECT id FROM users WHERE name = %s", (name,))',
+          `+    cur.execute(f"SELECT id FROM users WHERE name = '{name}'")`,
+          '',
+        ].join('\n'),
+      )
+      const run = await runCli(['send', url, '--skill', 'review-pr', '--file', file], { env })
+      expect(run.stderr).toBe('')
+      expect(run.code).toBe(0)
+      expect(run.stdout).toContain('app/db.py:9 [critical] SQL query built from values')
+      expect(run.stdout).toMatch(/\[completed\] 1 finding in 1 file: 1 critical\n$/)
+    },
+  )
 
   it("a file over the agent's limit is the agent's error, with its code: exit 2", async () => {
     const big = join(dir, 'big.txt')
