@@ -163,3 +163,34 @@ describe('TaskService', () => {
     expect(kinds).toEqual(['submitted', 'working', 'artifact-update', 'completed'])
   })
 })
+
+describe('InlineDispatcher', () => {
+  it('fails a task whose skill this process lacks, saying so, rather than leave it submitted', async () => {
+    const { dispatcher, store } = engine([echoSkill])
+    const task = {
+      id: randomUUID(),
+      contextId: randomUUID(),
+      skillId: 'gone',
+      status: { state: 'submitted' as const, timestamp: new Date().toISOString() },
+      history: [userMessage('hi')],
+      artifacts: [],
+      transitions: [],
+      requestHash: 'hash',
+      createdAt: new Date().toISOString(),
+      updatedAt: new Date().toISOString(),
+    }
+    await store.create(task, {
+      kind: 'status-update',
+      taskId: task.id,
+      contextId: task.contextId,
+      status: task.status,
+      final: false,
+    })
+    const { ended } = await dispatcher.dispatch(task)
+    const failed = await ended
+    expect(failed?.status).toMatchObject({
+      state: 'failed',
+      message: { parts: [textPart('This agent does not offer skill "gone"')] },
+    })
+  })
+})
