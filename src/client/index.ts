@@ -1,4 +1,7 @@
-/** The calling side of A2A: A2AClient, its card, results, events and errors. */
+/**
+ * The calling side of A2A: A2AClient, its card, results, events and errors. The package's
+ * `a2a-fastify/client` entry: it loads none of the server (Fastify, Redis, logging).
+ */
 export { A2AClient } from './client.js'
 export type { A2AClientOptions, WaitOptions } from './client.js'
 export type { BackoffOptions } from './backoff.js'
@@ -28,3 +31,4 @@ export type {
   StreamEvent,
 } from './model.js'
 export type { Dialect, SendOptions } from './transport.js'
+export type { Artifact, Message, Part, TaskState, TaskStatus } from '../domain/model.js'

@@ -74,6 +74,7 @@ describe('docs/client.md examples', () => {
       writeFileSync(
         file,
         code
+          .replaceAll("from 'a2a-fastify/client'", `from '${root}dist/client/index.js'`)
           .replaceAll("from 'a2a-fastify'", `from '${root}dist/index.js'`)
           .replaceAll('localhost:3000', `localhost:${port}`),
       )
