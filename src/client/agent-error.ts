@@ -71,6 +71,22 @@ function retryDelayIn(details: unknown): number | undefined {
 }
 
 /**
+ * How long the HTTP `Retry-After` header of a 429 or 5xx reply asks the caller to wait, in ms:
+ * delay-seconds, or an HTTP date (the time until then, never below 0). A proxy or load balancer
+ * in front of the agent says it this way; it counts when the body does not say.
+ */
+export function retryAfterHeader(status: number, headers?: Headers): number | undefined {
+  if (status !== 429 && status < 500) return undefined
+  const value = headers?.get('retry-after')?.trim()
+  if (value === undefined || value === '') return undefined
+  if (/^\d+$/.test(value)) return Number(value) * 1_000
+  // An HTTP date begins with the day's name ("Sun, 06 Nov 1994 08:49:37 GMT"): anything else
+  // (Date.parse takes "1.5" for a date) is no delay.
+  const at = /^[a-z]{3}/i.test(value) ? Date.parse(value) : Number.NaN
+  return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now())
+}
+
+/**
  * The A2A name of a JSON-RPC code. 0.3 has no ErrorInfo and gives "unavailable" the internal
  * error's code; an internal error that says when to try again is the agent unavailable for a
  * moment, not a fault of its own (google.rpc's UNAVAILABLE, the retryable one).
@@ -78,12 +94,18 @@ function retryDelayIn(details: unknown): number | undefined {
 const rpcReason = (code: number, retryAfterMs: number | undefined): string | undefined =>
   code === -32603 && retryAfterMs !== undefined ? 'SERVICE_UNAVAILABLE' : RPC_REASONS[code]
 
-export function rpcAgentError(error: RpcErrorObject, status: number): AgentError {
-  const retryAfterMs = retryDelayIn(error.data)
+/** `headers` are the reply's: its Retry-After counts when the error's data gives no delay. */
+export function rpcAgentError(
+  error: RpcErrorObject,
+  status: number,
+  headers?: Headers,
+): AgentError {
+  const asked = retryDelayIn(error.data)
+  const retryAfterMs = asked ?? retryAfterHeader(status, headers)
   return new AgentError(error.message, {
     status,
     code: error.code,
-    reason: errorInfoReason(error.data) ?? rpcReason(error.code, retryAfterMs),
+    reason: errorInfoReason(error.data) ?? rpcReason(error.code, asked),
     data: error.data,
     ...(retryAfterMs !== undefined && { retryAfterMs }),
   })
@@ -93,8 +115,12 @@ export function isRpcErrorObject(value: unknown): value is RpcErrorObject {
   return isRecord(value) && typeof value.code === 'number' && typeof value.message === 'string'
 }
 
-/** The AgentError a non-success reply stands for; a body that is not an A2A error is summed up. */
-export function agentErrorOf(status: number, body: string): AgentError {
+/**
+ * The AgentError a non-success reply stands for; a body that is not an A2A error is summed up.
+ * `headers` are the reply's: its Retry-After counts when the body gives no delay.
+ */
+export function agentErrorOf(status: number, body: string, headers?: Headers): AgentError {
+  const header = retryAfterHeader(status, headers)
   let parsed: unknown
   try {
     parsed = JSON.parse(body)
@@ -103,13 +129,13 @@ export function agentErrorOf(status: number, body: string): AgentError {
   }
   const error = isRecord(parsed) ? parsed.error : undefined
   if (isRpcErrorObject(error) && 'jsonrpc' in (parsed as object)) {
-    return rpcAgentError(error, status)
+    return rpcAgentError(error, status, headers)
   }
   if (isRecord(error) && typeof error.message === 'string') {
     const { code, message, details, ...rest } = error
     // google.rpc.Status: a numeric code (the HTTP status) and ErrorInfo details.
     if (typeof code === 'number') {
-      const retryAfterMs = retryDelayIn(details)
+      const retryAfterMs = retryDelayIn(details) ?? header
       return new AgentError(message, {
         status,
         code,
@@ -120,7 +146,7 @@ export function agentErrorOf(status: number, body: string): AgentError {
       })
     }
     if (typeof code === 'string') {
-      const retryAfterMs = retryDelayIn(rest)
+      const retryAfterMs = retryDelayIn(rest) ?? header
       return new AgentError(message, {
         status,
         code,
@@ -130,7 +156,11 @@ export function agentErrorOf(status: number, body: string): AgentError {
       })
     }
   }
-  return new AgentError(summaryOf(body) ?? `HTTP ${status}`, { status, code: status })
+  return new AgentError(summaryOf(body) ?? `HTTP ${status}`, {
+    status,
+    code: status,
+    ...(header !== undefined && { retryAfterMs: header }),
+  })
 }
 
 /** The most a message quotes of a body that is not an A2A error. */

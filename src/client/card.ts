@@ -225,11 +225,11 @@ export async function resolveCard(
       options,
     )
     if (reply.status === 404 || reply.status === 405) {
-      lastError = agentErrorOf(reply.status, reply.body)
+      lastError = agentErrorOf(reply.status, reply.body, reply.headers)
       continue
     }
     if (reply.status < 200 || reply.status >= 300) {
-      const error = agentErrorOf(reply.status, reply.body)
+      const error = agentErrorOf(reply.status, reply.body, reply.headers)
       throw new AgentCardError(source, `HTTP ${reply.status}: ${error.message}`, {
         cause: error,
         problem: 'http-error',

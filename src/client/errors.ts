@@ -52,7 +52,10 @@ export interface AgentErrorFields {
   reason?: string
   /** JSON-RPC `error.data`, google.rpc `details`, or the seed error's other fields. */
   data?: unknown
-  /** How long the agent asked the caller to wait before trying again, in ms, when it said. */
+  /**
+   * How long the agent asked the caller to wait before trying again, in ms, when it said: in
+   * the error, or else in the HTTP Retry-After header of a 429 or 5xx reply.
+   */
   retryAfterMs?: number
 }
 
@@ -62,7 +65,10 @@ export class AgentError extends A2AClientError {
   readonly code: number | string
   readonly reason: string | undefined
   readonly data: unknown
-  /** How long the agent asked the caller to wait before trying again, in ms, when it said. */
+  /**
+   * How long the agent asked the caller to wait before trying again, in ms, when it said: in
+   * the error, or else in the HTTP Retry-After header of a 429 or 5xx reply.
+   */
   readonly retryAfterMs: number | undefined
 
   constructor(message: string, fields: AgentErrorFields) {

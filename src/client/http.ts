@@ -99,7 +99,7 @@ export class HttpClient {
   async text(
     request: HttpRequest,
     options: CallOptions = {},
-  ): Promise<{ status: number; body: string; contentType: string }> {
+  ): Promise<{ status: number; body: string; contentType: string; headers: Headers }> {
     const reply = await this.open(request, options)
     try {
       const body = await reply.response.text()
@@ -107,6 +107,7 @@ export class HttpClient {
         status: reply.response.status,
         body,
         contentType: reply.response.headers.get('content-type') ?? '',
+        headers: reply.response.headers,
       }
     } catch (error) {
       throw reply.failure(error)

@@ -72,7 +72,7 @@ export class JsonRpcTransport implements Transport {
       },
       options,
     )
-    return resultOf(reply.status, reply.body, `The reply to ${method}`)
+    return resultOf(reply.status, reply.body, `The reply to ${method}`, reply.headers)
   }
 
   async *#stream(
@@ -100,7 +100,7 @@ export class JsonRpcTransport implements Transport {
         } catch (error) {
           throw reply.failure(error)
         }
-        resultOf(response.status, text, `The reply to ${method}`)
+        resultOf(response.status, text, `The reply to ${method}`, response.headers)
         throw new InvalidAgentResponseError(`${method} answered without a stream`, text)
       }
       reply.stopTimer()
@@ -121,21 +121,24 @@ const envelope = (method: string, params: unknown) => ({
   params,
 })
 
-/** The `result` of a JSON-RPC response; its `error` (or a non-JSON-RPC failure) is thrown. */
-function resultOf(status: number, body: string, what: string): unknown {
+/**
+ * The `result` of a JSON-RPC response; its `error` (or a non-JSON-RPC failure) is thrown.
+ * `headers` are the reply's (a stream's frames have none of their own).
+ */
+function resultOf(status: number, body: string, what: string, headers?: Headers): unknown {
   let parsed: unknown
   try {
     parsed = JSON.parse(body)
   } catch {
-    if (status < 200 || status >= 300) throw agentErrorOf(status, body)
+    if (status < 200 || status >= 300) throw agentErrorOf(status, body, headers)
     parsed = parseJson(body, what)
   }
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
     throw new InvalidAgentResponseError(`${what} is not a JSON-RPC response`, body.slice(0, 2_000))
   }
   const response = parsed as Record<string, unknown>
-  if (isRpcErrorObject(response.error)) throw rpcAgentError(response.error, status)
-  if (status < 200 || status >= 300) throw agentErrorOf(status, body)
+  if (isRpcErrorObject(response.error)) throw rpcAgentError(response.error, status, headers)
+  if (status < 200 || status >= 300) throw agentErrorOf(status, body, headers)
   if (!('result' in response)) {
     throw new InvalidAgentResponseError(
       `${what} has neither result nor error`,

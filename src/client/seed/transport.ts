@@ -65,7 +65,9 @@ export class SeedTransport implements Transport {
       { method, url: `${this.base}${path}`, ...(payload !== undefined && { body: payload }) },
       options,
     )
-    if (reply.status < 200 || reply.status >= 300) throw agentErrorOf(reply.status, reply.body)
+    if (reply.status < 200 || reply.status >= 300) {
+      throw agentErrorOf(reply.status, reply.body, reply.headers)
+    }
     const what = `The reply to ${method} ${path}`
     return decode(SeedTaskReply, parseJson(reply.body, what), what, taskFromSeed)
   }
@@ -92,7 +94,7 @@ export class SeedTransport implements Transport {
       const { response } = reply
       if (!response.ok || !response.body) {
         const text = await response.text().catch(() => '')
-        throw agentErrorOf(response.status, text)
+        throw agentErrorOf(response.status, text, response.headers)
       }
       for await (const frame of readSse(response.body, reply.failure)) {
         const what = 'A /tasks/sendSubscribe event'
