@@ -156,29 +156,41 @@ export function agentErrorOf(status: number, body: string, headers?: Headers): A
       })
     }
   }
-  return new AgentError(summaryOf(body) ?? `HTTP ${status}`, {
+  return new AgentError(summaryOf(status, body), {
     status,
     code: status,
     ...(header !== undefined && { retryAfterMs: header }),
   })
 }
 
-/** The most a message quotes of a body that is not an A2A error. */
+/**
+ * The error's message with its HTTP status in front, unless it begins with it already (the
+ * summary of an HTML page or of an empty body).
+ */
+export const withStatus = (error: AgentError): string =>
+  error.message.startsWith(`HTTP ${error.status}`)
+    ? error.message
+    : `HTTP ${error.status}: ${error.message}`
+
+/** The most a message quotes of a body that is not an A2A error, and of an HTML page's title. */
 const QUOTED_MAX = 200
+const TITLE_MAX = 80
 
 /**
  * One line that says what a body that is not an A2A error holds, for a message: an HTML page
- * (a proxy's or a web server's error page) by its title, any other text by its first line.
+ * is a proxy's or a web server's error page, not the agent's reply, and says so with the status
+ * and its title (none of its markup); any other text is quoted by its first line.
  */
-function summaryOf(body: string): string | undefined {
+function summaryOf(status: number, body: string): string {
   const text = body.trim()
-  if (text === '') return undefined
+  if (text === '') return `HTTP ${status}`
   if (/^<(!doctype html|html|head|body)\b/i.test(text)) {
-    const title = /<title[^>]*>([^<]*)<\/title>/i.exec(text)?.[1]?.trim()
-    return title ? `an HTML page, "${clipped(title)}"` : 'an HTML page'
+    const title = /<title[^>]*>([^<]*)<\/title>/i.exec(text)?.[1]?.replace(/\s+/g, ' ').trim()
+    const page = title ? `an HTML page, "${clipped(title, TITLE_MAX)}"` : 'an HTML page'
+    return `HTTP ${status} from something in front of the agent (a proxy, a web server): ${page}`
   }
-  return clipped(text.split('\n', 1)[0]!.trim())
+  return clipped(text.split('\n', 1)[0]!.trim(), QUOTED_MAX)
 }
 
-const clipped = (text: string): string =>
-  text.length > QUOTED_MAX ? `${text.slice(0, QUOTED_MAX)}…` : text
+const clipped = (text: string, max: number): string =>
+  text.length > max ? `${text.slice(0, max)}…` : text

@@ -7,7 +7,7 @@
 import { z } from 'zod'
 import { issueList, plainly } from '../domain/issue-messages.js'
 import { AgentCardError, AgentError, SkillNotDeclaredError } from './errors.js'
-import { agentErrorOf } from './agent-error.js'
+import { agentErrorOf, withStatus } from './agent-error.js'
 import type { CallOptions, HttpClient } from './http.js'
 import type { Dialect } from './transport.js'
 
@@ -230,7 +230,7 @@ export async function resolveCard(
     }
     if (reply.status < 200 || reply.status >= 300) {
       const error = agentErrorOf(reply.status, reply.body, reply.headers)
-      throw new AgentCardError(source, `HTTP ${reply.status}: ${error.message}`, {
+      throw new AgentCardError(source, withStatus(error), {
         cause: error,
         problem: 'http-error',
       })
@@ -243,8 +243,7 @@ export async function resolveCard(
     }
     return readCard(raw, source, options)
   }
-  const reason =
-    lastError instanceof AgentError ? `HTTP ${lastError.status}: ${lastError.message}` : 'not found'
+  const reason = lastError instanceof AgentError ? withStatus(lastError) : 'not found'
   throw new AgentCardError(candidates.join(' or '), reason, {
     cause: lastError,
     problem: 'not-found',

@@ -158,7 +158,7 @@ describe.concurrent('a2a card', () => {
         env,
       })
       expect(run.stderr).toBe(
-        'a2a send: the agent answered HTTP 501, not with an A2A error: an HTML page, "Error response"\n',
+        'a2a send: HTTP 501 from something in front of the agent (a proxy, a web server): an HTML page, "Error response"\n',
       )
       expect(run.code).toBe(76)
     } finally {
@@ -179,7 +179,7 @@ describe.concurrent('a2a card', () => {
       const run = await runCli(['card', site], { env })
       expect(run.code).toBe(76)
       expect(run.stderr).toBe(
-        `a2a card: Agent Card at ${site}/.well-known/agent-card.json or ${site}/.well-known/agent.json is not usable: HTTP 404: an HTML page, "Not Found"\n`,
+        `a2a card: Agent Card at ${site}/.well-known/agent-card.json or ${site}/.well-known/agent.json is not usable: HTTP 404 from something in front of the agent (a proxy, a web server): an HTML page, "Not Found"\n`,
       )
     } finally {
       web.close()

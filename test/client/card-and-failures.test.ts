@@ -99,7 +99,7 @@ describe('Agent Card resolution', () => {
     )
   })
 
-  it("sums up a web server's HTML error page in one line", async () => {
+  it("sums up a web server's HTML error page in one line, with its status and no markup", async () => {
     const page =
       '<!DOCTYPE html>\n<html><head><title>404 Not Found</title></head>\n' +
       `<body><h1>Not Found</h1><p>${'The requested URL was not found. '.repeat(40)}</p></body></html>\n`
@@ -109,7 +109,10 @@ describe('Agent Card resolution', () => {
     }
     const error = await A2AClient.connect(url).catch((e: unknown) => e)
     expect((error as Error).message).toBe(
-      `Agent Card at ${url}/.well-known/agent-card.json or ${url}/.well-known/agent.json is not usable: HTTP 404: an HTML page, "404 Not Found"`,
+      `Agent Card at ${url}/.well-known/agent-card.json or ${url}/.well-known/agent.json is not usable: HTTP 404 from something in front of the agent (a proxy, a web server): an HTML page, "404 Not Found"`,
+    )
+    expect(((error as AgentCardError).cause as Error).message).toBe(
+      `HTTP 404 from something in front of the agent (a proxy, a web server): an HTML page, "404 Not Found"`,
     )
     routes = { '/.well-known/agent-card.json': { status: 502, body: `${'x'.repeat(300)}\nmore` } }
     const long = await A2AClient.connect(url).catch((e: unknown) => e)

@@ -80,6 +80,31 @@ describe.each(dialects)('a %s agent behind a proxy that refuses a call', (_diale
     expect(retryAfterMs).toBeLessThanOrEqual(30_000)
   })
 
+  it('says that an HTML error page came from something in front of the agent, with its status', async () => {
+    const client = await connect()
+    const { body, ...headers } = busyPage('502 Bad Gateway')
+    proxy.replies = [{ status: 502, headers, body }]
+    const error = await client.send({ skill: 'echo', text: 'hi' }).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(AgentError)
+    expect(error).toMatchObject({
+      status: 502,
+      code: 502,
+      message:
+        'HTTP 502 from something in front of the agent (a proxy, a web server): an HTML page, "502 Bad Gateway"',
+    })
+    proxy.replies = [
+      {
+        status: 503,
+        headers: { 'content-type': 'text/html' },
+        body: '<html><body><p>down</p></body></html>',
+      },
+    ]
+    const untitled = await client.get(randomUUID()).catch((e: unknown) => e)
+    expect((untitled as Error).message).toBe(
+      'HTTP 503 from something in front of the agent (a proxy, a web server): an HTML page',
+    )
+  })
+
   it("keeps the agent's own delay when its error says one, whatever the header says", async () => {
     const client = await connect()
     proxy.replies = [

@@ -100,7 +100,10 @@ const notA2A = (error: AgentError): boolean =>
 /** The line(s) stderr shows for a failure: the agent's code, reason and message as it sent them. */
 export function describeFailure(error: unknown, hasToken: boolean): string {
   if (error instanceof AgentError && notA2A(error)) {
-    const line = `the agent answered HTTP ${error.status}, not with an A2A error: ${error.message}`
+    // An HTML page's summary says its status already, and that it is not the agent's.
+    const line = error.message.startsWith(`HTTP ${error.status} `)
+      ? error.message
+      : `the agent answered HTTP ${error.status}, not with an A2A error: ${error.message}`
     return exitCodeOf(error) === EXIT.auth && !hasToken ? `${line}\n${TOKEN_HINT}` : line
   }
   if (error instanceof AgentError) {
