@@ -491,6 +491,42 @@ describe.concurrent('failures: one line on stderr, a documented exit code, no st
     expect(run.stderr).not.toMatch(/\n\s+at /)
   })
 
+  it('a 502, 503 or 504 page from a proxy in front of the agent exits 75: try again later', async () => {
+    const card = await (await fetch(`${url}/.well-known/agent-card.json`)).text()
+    let status = 502
+    let cardToo = false
+    const proxy = createServer((request, response) => {
+      if (request.method === 'GET' && !cardToo) {
+        response.writeHead(200, { 'content-type': 'application/json' })
+        response.end(card.replaceAll(url, site))
+        return
+      }
+      response.writeHead(status, { 'content-type': 'text/html' })
+      response.end(`<html><head><title>${status} Gateway</title></head><body></body></html>`)
+    })
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve))
+    const site = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`
+    const page = (code: number) =>
+      `HTTP ${code} from something in front of the agent (a proxy, a web server): an HTML page, "${code} Gateway"`
+    try {
+      for (const code of [502, 503, 504]) {
+        status = code
+        const run = await runCli(['get', site, '6f1f7d34-5c4e-4b8f-9d57-1c1a2f0e9b11'], { env })
+        expect(run.stderr).toBe(`a2a get: ${page(code)}\n`)
+        expect(run.code).toBe(75)
+      }
+      // The card behind the same proxy, as the first thing every command reads.
+      ;[status, cardToo] = [502, true]
+      const run = await runCli(['card', site], { env })
+      expect(run.stderr).toBe(
+        `a2a card: Agent Card at ${site}/.well-known/agent-card.json is not usable: ${page(502)}\n`,
+      )
+      expect(run.code).toBe(75)
+    } finally {
+      proxy.close()
+    }
+  })
+
   it.each([
     [['send'], 'the agent URL is missing'],
     [

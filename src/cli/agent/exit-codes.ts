@@ -10,6 +10,7 @@ import {
   InvalidAgentResponseError,
   SkillNotDeclaredError,
   StreamInterruptedError,
+  isRetryable,
 } from '../../client/errors.js'
 import type { TaskState } from '../../domain/model.js'
 
@@ -28,7 +29,7 @@ export const EXIT = {
   noInput: 66,
   /** the agent cannot be reached */
   unavailable: 69,
-  /** a timeout, or the agent is busy (HTTP 429, 503): try again later */
+  /** a timeout, or the agent is busy or unavailable for a moment (HTTP 429, 502, 503, 504) */
   tryAgain: 75,
   /** the agent answered with something that is not A2A (or a card this client cannot use) */
   protocol: 76,
@@ -72,7 +73,7 @@ export function exitCodeOf(error: unknown): number {
   if (error instanceof SkillNotDeclaredError) return EXIT.usage
   if (error instanceof AgentError) {
     if (error.credentialsRefused) return EXIT.auth
-    if (error.busy) return EXIT.tryAgain
+    if (tryLater(error)) return EXIT.tryAgain
     // No A2A endpoint there: a web server's own "not found" or "not implemented".
     if (notA2A(error) && [404, 405, 501].includes(error.status)) return EXIT.protocol
     return EXIT.agentError
@@ -80,7 +81,9 @@ export function exitCodeOf(error: unknown): number {
   if (error instanceof A2ATimeoutError) return EXIT.tryAgain
   // A stream whose agent kept saying "unavailable, retry later" is busy, not unreachable.
   if (error instanceof StreamInterruptedError) {
-    return error.cause instanceof AgentError && error.cause.busy ? EXIT.tryAgain : EXIT.unavailable
+    return error.cause instanceof AgentError && tryLater(error.cause)
+      ? EXIT.tryAgain
+      : EXIT.unavailable
   }
   if (error instanceof AgentUnreachableError) return EXIT.unavailable
   if (error instanceof AgentCardError) {
@@ -92,6 +95,12 @@ export function exitCodeOf(error: unknown): number {
   if (error instanceof InvalidAgentResponseError) return EXIT.protocol
   return EXIT.agentError
 }
+
+/**
+ * Worth trying again later: the agent is busy, or unavailable for a moment, as a gateway in
+ * front of it says with 502, 503 or 504 (the same replies the client resumes a stream after).
+ */
+const tryLater = (error: AgentError): boolean => error.busy || isRetryable(error)
 
 /** An error reply whose body is no A2A error (a proxy's or a web server's page). */
 const notA2A = (error: AgentError): boolean =>
@@ -131,7 +140,7 @@ export const EXIT_HELP = `Exit codes:
   64  usage error, or a --skill the agent's card does not declare
   66  a --file cannot be read
   69  the agent cannot be reached
-  75  timed out, or the agent is busy (HTTP 429, 503)
+  75  timed out, or the agent is busy or unavailable for a moment (HTTP 429, 502, 503, 504)
   76  no Agent Card at the URL, or an answer or card that is not A2A this client can use
   77  authentication refused (HTTP 401, 403: no token, bad token, missing scope), or the task
       is auth-required
