@@ -14,6 +14,7 @@ import { echoSkill } from '../../src/skills/echo/index.js'
 import { MemoryEventLog } from '../../src/store/memory/event-log.js'
 import { MemoryTaskStore } from '../../src/store/memory/task-store.js'
 import { slowSkill, stuckSkill } from '../helpers/skills.js'
+import { newTask, submitted } from '../store/contract.js'
 
 function engine(skills: Skill[], skillTimeoutMs = 0) {
   const events = new MemoryEventLog()
@@ -167,25 +168,8 @@ describe('TaskService', () => {
 describe('InlineDispatcher', () => {
   it('fails a task whose skill this process lacks, saying so, rather than leave it submitted', async () => {
     const { dispatcher, store } = engine([echoSkill])
-    const task = {
-      id: randomUUID(),
-      contextId: randomUUID(),
-      skillId: 'gone',
-      status: { state: 'submitted' as const, timestamp: new Date().toISOString() },
-      history: [userMessage('hi')],
-      artifacts: [],
-      transitions: [],
-      requestHash: 'hash',
-      createdAt: new Date().toISOString(),
-      updatedAt: new Date().toISOString(),
-    }
-    await store.create(task, {
-      kind: 'status-update',
-      taskId: task.id,
-      contextId: task.contextId,
-      status: task.status,
-      final: false,
-    })
+    const task = newTask({ skillId: 'gone' })
+    await store.create(task, submitted(task))
     const { ended } = await dispatcher.dispatch(task)
     const failed = await ended
     expect(failed?.status).toMatchObject({

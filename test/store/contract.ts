@@ -37,7 +37,8 @@ export function newTask(overrides: Partial<Task> = {}): Task {
   }
 }
 
-const submitted = (task: Task): StatusUpdateEvent => ({
+/** The event a created task starts its log with. */
+export const submitted = (task: Task): StatusUpdateEvent => ({
   kind: 'status-update',
   taskId: task.id,
   contextId: task.contextId,
