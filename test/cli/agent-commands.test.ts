@@ -538,6 +538,8 @@ describe.concurrent('failures: one line on stderr, a documented exit code, no st
     [['get', 'URL'], '<taskId> is missing'],
     [['cancel', 'URL'], '<taskId> is missing'],
     [['card', 'localhost:3000'], 'is not an http or https URL'],
+    [['send', 'URL', ''], 'the text is empty (an empty "$(…)"?), and there is no --data or --file'],
+    [['send', 'URL', '--token', '', 'hi'], '--token is empty: give a token, or leave it out'],
   ])('usage error %j exits 64', async (args, message) => {
     const run = await runCli(
       args.map((arg) => (arg === 'URL' ? url : arg)),

@@ -59,8 +59,13 @@ export async function messageOf(options: MessageOptions): Promise<SendInput> {
     throw usageFailure('--mime needs a --file')
   }
   const data = options.data === undefined ? undefined : dataOf(options.data)
-  if (text === '' && data === undefined && files.length === 0) {
-    throw usageFailure('nothing to send: give the text, --data or --file')
+  if (text.trim() === '' && data === undefined && files.length === 0) {
+    // A text given empty is most often an empty command substitution: "$(git diff)", clean tree.
+    throw usageFailure(
+      options.text.length > 0
+        ? 'the text is empty (an empty "$(…)"?), and there is no --data or --file: nothing to send'
+        : 'nothing to send: give the text, --data or --file',
+    )
   }
   const parts = await Promise.all(files.map((path) => filePart(path, options.mime)))
   return {

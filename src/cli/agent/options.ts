@@ -100,6 +100,9 @@ export function connectionOf(
   if (dialect !== undefined && !DIALECTS.includes(dialect as DialectChoice)) {
     throw usageFailure(`--dialect must be one of ${DIALECTS.join(', ')}`)
   }
+  // Given empty, most often from an unset variable: not a reason to use $A2A_TOKEN instead.
+  if (values.token === '')
+    throw usageFailure('--token is empty: give a token, or leave it out to use $A2A_TOKEN')
   let timeoutMs = DEFAULT_TIMEOUT_MS
   if (values.timeout !== undefined) {
     timeoutMs = Number(values.timeout)
