@@ -28,27 +28,28 @@ export class InlineDispatcher implements Dispatcher {
     const turn = new Turn()
     // The turn reads the task itself (free in memory): a cancel written in between is seen
     // before the skill starts, as the cancel finds no running turn here to abort yet.
-    const done = this.runner
-      .run(taskId, turn, origin)
-      .then((result) => (result.recorded ? result : this.#withoutSkill(taskId, result)))
-      .finally(() => {
-        if (this.#running.get(taskId)?.turn === turn) this.#running.delete(taskId)
-      })
+    const done = this.runner.run(taskId, turn, origin).finally(() => {
+      if (this.#running.get(taskId)?.turn === turn) this.#running.delete(taskId)
+    })
     this.#running.set(taskId, { turn, done })
     return Promise.resolve({
-      ended: done.then((result) => (result.recorded ? result.task : undefined)),
+      ended: done.then((result) =>
+        result.recorded ? result.task : this.#unrecorded(taskId, result),
+      ),
     })
   }
 
   /**
-   * No other process runs this process's turns: a task whose skill it lacks fails, saying so.
-   * Any other unrecorded turn is left as it is.
+   * The end of a turn whose writes were not stored. No other process runs this process's turns:
+   * a task whose skill it lacks fails, saying so; any other is left as it is.
    */
-  async #withoutSkill(taskId: string, result: TurnResult): Promise<TurnResult> {
-    if (result.recorded || result.missingSkill === undefined) return result
+  async #unrecorded(
+    taskId: string,
+    result: Extract<TurnResult, { recorded: false }>,
+  ): Promise<Task | undefined> {
+    if (result.missingSkill === undefined) return undefined
     const text = `This agent does not offer skill "${result.missingSkill}"`
-    const task = await this.runner.abandon(taskId, text).catch(() => undefined)
-    return { recorded: true, task }
+    return this.runner.abandon(taskId, text).catch(() => undefined)
   }
 
   /**
