@@ -41,9 +41,16 @@ export interface A2AClientOptions {
   headers?: Record<string, string>
   /** The fetch to use (default: the global one). */
   fetch?: typeof fetch
-  /** How a dropped stream reconnects: up to `retries` times in a row, with backoff. */
-  reconnect?: BackoffOptions & { retries?: number }
+  /**
+   * How a dropped stream reconnects: up to `retries` times in a row, with backoff, waiting at
+   * least the delay the agent asks for. An agent that asks for more than `maxRetryAfterMs`
+   * (default 60 s) is not waited for: the stream ends with StreamInterruptedError at once.
+   */
+  reconnect?: BackoffOptions & { retries?: number; maxRetryAfterMs?: number }
 }
+
+/** The longest delay an agent may ask a dropped stream to wait before its reconnect. */
+const MAX_RETRY_AFTER_MS = 60_000
 
 export interface WaitOptions extends BackoffOptions {
   signal?: AbortSignal
@@ -149,7 +156,11 @@ export class A2AClient {
     first: AsyncIterable<StreamItem>,
     options: CallOptions,
   ): AsyncGenerator<StreamEvent> {
-    const { retries = 5, ...backoff } = this.#options.reconnect ?? {}
+    const {
+      retries = 5,
+      maxRetryAfterMs = MAX_RETRY_AFTER_MS,
+      ...backoff
+    } = this.#options.reconnect ?? {}
     const tracker = new TaskTracker()
     let source = first
     let failures = 0
@@ -176,7 +187,11 @@ export class A2AClient {
       if (taskId === undefined) throw dropped
       if (++failures > retries) throw new StreamInterruptedError(taskId, retries, dropped)
       // The agent's own retry delay is a floor: a resume sooner would only be refused again.
-      const delay = Math.max(backoffDelay(failures, backoff), retryDelayOf(dropped))
+      // One longer than the caller would wait unawares ends the stream instead (its cause says
+      // how long the agent asked for).
+      const asked = retryDelayOf(dropped)
+      if (asked > maxRetryAfterMs) throw new StreamInterruptedError(taskId, failures - 1, dropped)
+      const delay = Math.max(backoffDelay(failures, backoff), asked)
       await sleep(delay, options.signal)
       source = this.#resume(taskId, tracker, request, options)
     }

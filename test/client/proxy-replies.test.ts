@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { A2AClientOptions, ResolveOptions, StreamEvent } from '../../src/index.js'
-import { A2AClient, AgentError } from '../../src/index.js'
+import { A2AClient, AgentError, StreamInterruptedError } from '../../src/index.js'
 import { token } from '../helpers/auth.js'
 import { startAgent } from './agents.js'
 import { FrontProxy } from './front-proxy.js'
@@ -143,6 +143,37 @@ describe.each(dialects)('a %s agent behind a proxy that refuses a call', (_diale
     const next = proxy.requests[refused + 1]!
     expect(next.answered).toBeUndefined()
     expect(next.at - proxy.requests[refused]!.at).toBeGreaterThanOrEqual(1_000)
+  })
+
+  it('ends the stream at once when a refused reconnect asks for longer than the client waits', async () => {
+    const client = await A2AClient.connect(url, {
+      ...options,
+      token: token(),
+      reconnect: { retries: 5, initialDelayMs: 20, maxDelayMs: 40, maxRetryAfterMs: 5_000 },
+    })
+    proxy.dropNextStream(unavailable('3600'))
+    const events: StreamEvent[] = []
+    const started = Date.now()
+    const error = await (async () => {
+      for await (const event of client.stream({
+        skill: 'steps',
+        data: { steps: 4, delayMs: 100 },
+      })) {
+        events.push(event)
+      }
+    })().catch((e: unknown) => e)
+
+    expect(Date.now() - started).toBeLessThan(5_000)
+    expect(events.length).toBeGreaterThan(0)
+    expect(error).toBeInstanceOf(StreamInterruptedError)
+    expect((error as StreamInterruptedError).cause).toMatchObject({
+      status: 503,
+      retryAfterMs: 3_600_000,
+    })
+    // No reconnect followed the refusal.
+    const refused = proxy.requests.findIndex((request) => request.answered === 503)
+    expect(refused).toBeGreaterThan(0)
+    expect(proxy.requests.slice(refused + 1)).toEqual([])
   })
 })
 
