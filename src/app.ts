@@ -135,6 +135,7 @@ export async function buildApp(
   const metrics: Metrics | undefined = config.METRICS_ENABLED
     ? new Metrics({
         turnsRunning: (): number => dispatcher.runningCount ?? 0,
+        skillsOutliving: (): number => runner.outlivingSkills,
         streamsOpen: () => openStreams.total,
         ...(queuedTurns && { queuedTurns }),
         ...(heldTasks && { heldTasks }),

@@ -17,6 +17,7 @@ import type { SkillRegistry } from '../skills/registry.js'
 import type { TaskStore, WriteOrigin } from '../store/task-store.js'
 import { isFinal } from '../domain/state-machine.js'
 import type { ActiveTaskCap } from './active-task-cap.js'
+import { OutlivingSkills } from './outliving-skills.js'
 import type { Turn } from './turn.js'
 import { TurnWriter } from './turn-writer.js'
 import { TurnContext } from './turn-context.js'
@@ -29,6 +30,8 @@ export interface RunnerOptions {
   skillTimeoutMs: number
   /** Told when a task's turn has ended without handing it on. */
   activeTaskCap?: ActiveTaskCap
+  /** When a skill still running after its turn was stopped is logged and counted (ms). */
+  outlivingAfterMs?: number
 }
 
 /**
@@ -54,7 +57,16 @@ interface TransitionOptions {
 const RUNNABLE: ReadonlySet<TaskState> = new Set(['submitted', 'working'])
 
 export class Runner {
-  constructor(private readonly options: RunnerOptions) {}
+  readonly #outliving: OutlivingSkills
+
+  constructor(private readonly options: RunnerOptions) {
+    this.#outliving = new OutlivingSkills(options.outlivingAfterMs)
+  }
+
+  /** Skills still running well after their turn was stopped: they ignore `ctx.signal`. */
+  get outlivingSkills(): number {
+    return this.#outliving.count
+  }
 
   /**
    * Runs one turn. `turn` is aborted, with a reason, by whoever stops it (cancel, shutdown).
@@ -144,9 +156,11 @@ export class Runner {
     const timer =
       skillTimeoutMs > 0 ? setTimeout(() => turn.abort('timeout'), skillTimeoutMs) : undefined
     const context = new TurnContext(task, turn, this.options.log, writer)
+    let execution: Promise<unknown> | undefined
     try {
+      execution = Promise.resolve(skill.execute(context))
       // A skill that ignores its signal must not hold the turn: the race ends at the abort.
-      const result = await Promise.race([skill.execute(context), turn.whenAborted()])
+      const result = await Promise.race([execution, turn.whenAborted()])
       if (!turn.aborted) return outcomeOf(result, context)
     } catch (error) {
       if (!turn.aborted) {
@@ -157,6 +171,7 @@ export class Runner {
     } finally {
       clearTimeout(timer)
     }
+    if (execution) this.#outliving.watch(execution, turn.reason!, context.log)
     const reason = turn.reason
     if (reason === 'timeout') {
       // The caller sees the task fail; the operator should see which skill ran too long.

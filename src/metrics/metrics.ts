@@ -11,6 +11,7 @@ import * as prom from 'prom-client'
 import type { StoredEvent } from '../domain/events.js'
 import type { Task } from '../domain/model.js'
 import { isTerminal } from '../domain/state-machine.js'
+import { OUTLIVING_AFTER_MS } from '../engine/outliving-skills.js'
 import type { TaskObserver } from '../store/observed-store.js'
 import type { Family } from './families.js'
 import { CounterFamily, GaugeFamily, HistogramFamily } from './families.js'
@@ -19,6 +20,8 @@ import { CounterFamily, GaugeFamily, HistogramFamily } from './families.js'
 export interface MetricSources {
   /** Turns running in this process now. */
   turnsRunning?: () => number
+  /** Skills in this process still running well after their turn was stopped. */
+  skillsOutliving?: () => number
   /** SSE streams open on this process now. */
   streamsOpen?: () => number
   /** Turns waiting or running in the shared work queue (Redis). */
@@ -90,7 +93,7 @@ export class Metrics implements TaskObserver {
   readonly #families: Family[]
 
   constructor(sources: MetricSources = {}) {
-    const { turnsRunning, queuedTurns, streamsOpen, audit, heldTasks } = sources
+    const { turnsRunning, skillsOutliving, queuedTurns, streamsOpen, audit, heldTasks } = sources
     this.#families = [
       this.#tasksCreated,
       this.#statusUpdates,
@@ -105,6 +108,15 @@ export class Metrics implements TaskObserver {
               'a2a_turns_running',
               'Skill turns running in this process now',
               turnsRunning,
+            ),
+          ]
+        : []),
+      ...(skillsOutliving
+        ? [
+            new GaugeFamily(
+              'a2a_skills_outliving_turn',
+              `Skills still running more than ${OUTLIVING_AFTER_MS / 1000} s after their turn was stopped (canceled, timed out, shut down): they ignore ctx.signal`,
+              skillsOutliving,
             ),
           ]
         : []),
