@@ -472,7 +472,7 @@ describe.concurrent('failures: one line on stderr, a documented exit code, no st
     const run = await runCli(['send', url, 'hi', '--token', 'not-a-token'], { env: {} })
     expect(run.code).toBe(77)
     expect(run.stderr).toBe(
-      'a2a send: the agent answered -32030 UNAUTHENTICATED (HTTP 401): The token is invalid\n',
+      'a2a send: the agent answered -32030 UNAUTHENTICATED (HTTP 401): The token is malformed\n',
     )
   })
 

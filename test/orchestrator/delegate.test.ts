@@ -359,7 +359,7 @@ describe('Orchestrator.delegate', () => {
       const result = await orchestrator.delegate('translate', { text: 'hello' })
       expect(result.agent.name).toBe('Beta')
       expect(result.failures.map((f) => f.agent.name)).toEqual(['Alpha'])
-      expect(result.failures[0]?.reason).toContain('The token is invalid')
+      expect(result.failures[0]?.reason).toContain('The token signature is invalid')
       expect(result.failures[0]?.error).toMatchObject({ status: 401 })
     })
 

@@ -17,6 +17,10 @@ export const challenge = (error?: string, description?: string): string =>
 export const invalidToken = (description: string): AuthenticationError =>
   new AuthenticationError(description, challenge('invalid_token', description))
 
+/** The commonest slip: a token minted with another secret (or key) than the server's. */
+const BAD_SIGNATURE =
+  'The token signature is invalid: it was not signed with the key this agent verifies with'
+
 const TOKEN_PROBLEMS: Record<string, string> = {
   FST_JWT_AUTHORIZATION_TOKEN_EXPIRED: 'The token has expired',
   FAST_JWT_EXPIRED: 'The token has expired',
@@ -27,7 +31,7 @@ const TOKEN_PROBLEMS: Record<string, string> = {
   FAST_JWT_INVALID_TYPE: 'The token is malformed',
   FAST_JWT_INVALID_ALGORITHM: 'The token algorithm is not accepted',
   FAST_JWT_INVALID_KEY: 'The token algorithm is not accepted',
-  FAST_JWT_INVALID_SIGNATURE: 'The token signature is invalid',
+  FAST_JWT_INVALID_SIGNATURE: BAD_SIGNATURE,
   FAST_JWT_INVALID_CRIT_HEADER: 'The token has an unsupported critical header',
 }
 
@@ -67,9 +71,11 @@ export function toAuthError(error: unknown): A2AError {
   const missing = missingClaim(message)
   if (missing) return missing
   if (code === 'FST_JWT_AUTHORIZATION_TOKEN_INVALID' || code === 'FAST_JWT_INVALID_CLAIM_VALUE') {
-    // fast-jwt says which claim failed; its wording names no value.
-    if (/iss/i.test(message)) return invalidToken('The token issuer is not accepted')
-    if (/aud/i.test(message)) return invalidToken('The token audience is not accepted')
+    // fast-jwt says which check failed; its wording names no value.
+    if (/signature/i.test(message)) return invalidToken(BAD_SIGNATURE)
+    if (/malformed/i.test(message)) return invalidToken('The token is malformed')
+    if (/\biss\b/i.test(message)) return invalidToken('The token issuer is not accepted')
+    if (/\baud\b/i.test(message)) return invalidToken('The token audience is not accepted')
     return invalidToken('The token is invalid')
   }
   if (code === 'FST_JWT_AUTHORIZATION_TOKEN_UNTRUSTED') return invalidToken('The token is invalid')

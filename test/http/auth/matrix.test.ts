@@ -162,6 +162,30 @@ describe('JWT auth (HS256 with issuer and audience) on every protected route', (
     }
   })
 
+  it('says what is wrong with a token that fails its checks', async () => {
+    const refusals: [string, string][] = [
+      ['not-a.jwt', 'The token is malformed'],
+      [hs256({ nbf: now() + 3600 }), 'The token is not valid yet (nbf)'],
+      [hs256({ iss: 'https://evil.test' }), 'The token issuer is not accepted'],
+      [hs256({ aud: 'other' }), 'The token audience is not accepted'],
+      [
+        signJwt(claims(), { alg: 'HS256', key: `${TEST_SECRET}-other` }),
+        'The token signature is invalid: it was not signed with the key this agent verifies with',
+      ],
+      [`${b64({ alg: 'none', typ: 'JWT' })}.${b64(claims())}.`, 'The token is unsigned'],
+      [
+        signJwt(claims(), { alg: 'RS256', key: rsa.privateKey }),
+        'The token algorithm is not accepted',
+      ],
+    ]
+    const said = []
+    for (const [token] of refusals) {
+      const { body } = await call(app, PROTECTED_ROUTES[2]!, `Bearer ${token}`)
+      said.push(body.error.message)
+    }
+    expect(said).toEqual(refusals.map(([, description]) => description))
+  })
+
   it.each([
     ['/.well-known/agent.json'],
     ['/.well-known/agent-card.json'],
