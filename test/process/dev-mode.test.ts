@@ -204,6 +204,19 @@ describe('a2a (the built binary)', () => {
     expect(claims.exp - claims.iat).toBe(900)
   })
 
+  it('token says on stderr when it signs with the dev secret, which it picks by itself', async () => {
+    const secretFile = join(dir, 'dev-secret-for-token')
+    writeFileSync(secretFile, `${'s'.repeat(40)}\n`, { mode: 0o600 })
+    const env = { PATH: process.env.PATH ?? '', AUTH_DEV_SECRET_FILE: secretFile }
+    const fallback = await run(cli, ['token'], { env })
+    expect(fallback.stdout).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+\n$/)
+    expect(fallback.stderr).toBe(
+      `a2a token: signed with the dev-mode secret in ${secretFile} (no --secret, no AUTH_JWT_SECRET)\n`,
+    )
+    const chosen = await run(cli, ['token'], { env: { ...env, AUTH_JWT_SECRET: 'e'.repeat(40) } })
+    expect(chosen.stderr).toBe('')
+  })
+
   it('token without any secret exits 78 and says where a secret comes from', async () => {
     const failure = await run(cli, ['token'], {
       env: { PATH: process.env.PATH ?? '', AUTH_DEV_SECRET_FILE: join(dir, 'none') },

@@ -120,6 +120,12 @@ export async function run(argv: string[], env = process.env): Promise<number> {
     ...(issuer !== undefined && { issuer }),
     ...(audience !== undefined && { audience }),
   })
+  if (values.secret === undefined && !env.AUTH_JWT_SECRET) {
+    // Said because it is chosen silently: a server started with AUTH_JWT_SECRET refuses it.
+    process.stderr.write(
+      `a2a token: signed with the dev-mode secret in ${resolve(secretFile)} (no --secret, no AUTH_JWT_SECRET)\n`,
+    )
+  }
   process.stdout.write(`${signJwt(claims, { alg: 'HS256', key: secret })}\n`)
   return 0
 }
