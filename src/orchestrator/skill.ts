@@ -3,10 +3,12 @@
  * registry. Opt-in: BUNDLED_SKILLS=…,orchestrate.
  *
  * Input: the skill to delegate to as `delegateSkillId`, in a data part or the message's
- * metadata; the message's text, its other data fields and its files are passed on. Progress
- * says which agent works on it and relays that agent's status messages; the agent's artifacts
- * are delivered as this task's artifacts. When the agent asks a question, this task asks it in
- * turn (input-required); the caller's answer is passed on and the delegated task continues.
+ * metadata; the message's text, its other data fields and its files are passed on (a message
+ * that held nothing else is passed on as the empty data part left, for the agent to answer).
+ * Progress says which agent works on it and relays that agent's status messages; the agent's
+ * artifacts are delivered as this task's artifacts. When the agent asks a question, this task
+ * asks it in turn (input-required); the caller's answer is passed on and the delegated task
+ * continues.
  */
 import type { DataPart, Part } from '../domain/model.js'
 import { dataPart, textPart } from '../domain/parts.js'
@@ -84,12 +86,23 @@ function request(ctx: SkillContext): [string, { parts: Part[] }] {
       `Name the skill to delegate to as "${DELEGATE_SKILL_FIELD}" in a data part or the message metadata`,
     )
   }
-  const parts = ctx.message.parts.flatMap((part): Part[] => {
-    if (part.kind !== 'data') return [part]
+  return [skillId, { parts: passedOn(ctx.message.parts) }]
+}
+
+/**
+ * The caller's parts without `delegateSkillId`. A data part left empty is left out when other
+ * parts carry the message (an agent that takes text alone would refuse it), and passed on as
+ * `{}` when it is all there is: the agent, not the hub, decides what an empty message means (it
+ * may ask for input).
+ */
+function passedOn(parts: readonly Part[]): Part[] {
+  const stripped = parts.map((part): Part => {
+    if (part.kind !== 'data') return part
     const { [DELEGATE_SKILL_FIELD]: _skill, ...rest } = part.data
-    return Object.keys(rest).length > 0 ? [{ ...part, data: rest }] : []
+    return { ...part, data: rest }
   })
-  return [skillId, { parts }]
+  const carrying = stripped.filter((p) => p.kind !== 'data' || Object.keys(p.data).length > 0)
+  return carrying.length > 0 ? carrying : stripped
 }
 
 /** The delegated task this task's last question was about, if the last agent message asked one. */

@@ -14,6 +14,7 @@ import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { A2AClient } from '../../src/client/client.js'
 import type { RemoteTask } from '../../src/client/model.js'
+import { followTask } from '../../src/client/stream-task.js'
 import { configFrom, ConfigError } from '../../src/config.js'
 import type { DataPart } from '../../src/domain/model.js'
 import { freePort, textOf, waitSkill } from '../client/agents.js'
@@ -204,6 +205,25 @@ describe('the orchestrate skill over A2A', () => {
     const answered = (await client.continue(first, { text: 'red' })) as RemoteTask
     expect(answered.status.state).toBe('completed')
     expect(textOf(answered.artifacts[0]?.parts)).toBe('colour: red')
+  })
+
+  it('passes on a message whose only data was delegateSkillId: the agent decides (Gamma asks)', async () => {
+    // What is left of the data part, {}, goes to Gamma, which asks for words; the answer is passed on.
+    let first: RemoteTask | undefined
+    for await (const event of client.stream({
+      skill: 'orchestrate',
+      data: { delegateSkillId: 'count' },
+    })) {
+      first = followTask(first, event)
+    }
+    const said = (task: RemoteTask | undefined) => [
+      task?.status.state,
+      textOf(task?.status.message?.parts),
+    ]
+    expect(said(first)).toEqual(['input-required', 'Which words should I count?'])
+    const answered = (await client.continue(first!, { text: 'a b c' })) as RemoteTask
+    expect(said(answered)).toEqual(['completed', 'Done by Gamma'])
+    expect(textOf(answered.artifacts[0]?.parts)).toBe('3')
   })
 
   it('rejects a message that names no skill to delegate to', async () => {

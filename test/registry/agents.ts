@@ -12,13 +12,14 @@ import { freePort } from '../client/agents.js'
 import { testApp } from '../helpers/app.js'
 import { askSkill } from '../helpers/skills.js'
 
-/** Translates by shouting, and says which agent did it. */
+/** Translates by shouting, and says which agent did it; it takes text alone. */
 export const translateSkill = (agent: string): Skill =>
   defineSkill({
     id: 'translate',
     name: 'Translate',
     description: 'Translates text (loudly)',
     tags: ['language', 'text'],
+    inputModes: ['text/plain'],
     async execute(ctx) {
       await ctx.progress(`${agent} is translating`)
       await ctx.emitArtifact({
@@ -29,6 +30,7 @@ export const translateSkill = (agent: string): Skill =>
     },
   })
 
+/** Counts the words of the text; asks for some when the message has none. */
 export const countSkill = defineSkill({
   id: 'count',
   name: 'Count',
@@ -36,6 +38,7 @@ export const countSkill = defineSkill({
   tags: ['math'],
   async execute(ctx) {
     const words = ctx.input.text.split(/\s+/).filter(Boolean).length
+    if (words === 0) return ctx.requestInput('Which words should I count?')
     await ctx.emitArtifact({ name: 'count', parts: [textPart(String(words))] })
     return ctx.complete()
   },
