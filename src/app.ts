@@ -41,7 +41,7 @@ import health from './http/routes/health.js'
 import seedDialect from './http/routes/seed/index.js'
 import a2aDialects from './http/routes/a2a.js'
 import registryRoutes from './http/routes/registry.js'
-import { agentTokenFromConfig } from './orchestrator/agent-token.js'
+import { agentTokenFromConfig, agentTokenHint } from './orchestrator/agent-token.js'
 import { Orchestrator } from './orchestrator/orchestrator.js'
 import { outboundFetch } from './outbound/fetch.js'
 import { orchestrateSkill } from './orchestrator/skill.js'
@@ -114,7 +114,11 @@ export async function buildApp(
       ...(token !== undefined && { token }),
       client: { fetch: outboundFetch, timeoutMs: config.ORCHESTRATOR_CALL_TIMEOUT_MS },
     })
-    return orchestrateSkill({ orchestrator, agents: registry })
+    return orchestrateSkill({
+      orchestrator,
+      agents: registry,
+      tokenHint: agentTokenHint(config),
+    })
   }
   const skills = new SkillRegistry(
     overrides.skills ??

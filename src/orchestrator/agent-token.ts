@@ -45,6 +45,22 @@ export function agentTokenFromConfig(config: Config, log?: Log): AgentToken | un
   }
 }
 
+/**
+ * What a failure adds after an agent's refusal of the token (401, 403): the setting the token
+ * comes from, or that neither is set, so that the caller is not left thinking it lacked one.
+ */
+export function agentTokenHint(config: Config): string {
+  const setting =
+    config.ORCHESTRATOR_AGENT_TOKEN_FILE !== undefined
+      ? 'ORCHESTRATOR_AGENT_TOKEN_FILE'
+      : config.ORCHESTRATOR_AGENT_TOKEN !== undefined
+        ? 'ORCHESTRATOR_AGENT_TOKEN'
+        : undefined
+  return setting === undefined
+    ? 'the orchestrate skill calls registered agents with the token in ORCHESTRATOR_AGENT_TOKEN or ORCHESTRATOR_AGENT_TOKEN_FILE; neither is set'
+    : `the agent refused the token in ${setting}, which the orchestrate skill calls registered agents with`
+}
+
 function tokenIn(content: string): string {
   const token = content.trim()
   if (token === '') throw new Error('the file is empty')

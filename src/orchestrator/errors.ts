@@ -30,9 +30,14 @@ export class AllAgentsFailedError extends A2AClientError {
     readonly skillId: string,
     readonly failures: readonly AgentFailure[],
   ) {
-    const each = failures.map((f) => `${f.agent.name} (${f.agent.url}): ${f.reason}`).join('; ')
-    super(`Every agent for skill "${skillId}" failed: ${each}`)
+    super(allAgentsFailed(skillId, failures))
   }
+}
+
+/** AllAgentsFailedError's message: each agent, and its reason. */
+export function allAgentsFailed(skillId: string, failures: readonly AgentFailure[]): string {
+  const each = failures.map((f) => `${f.agent.name} (${f.agent.url}): ${f.reason}`).join('; ')
+  return `Every agent for skill "${skillId}" failed: ${each}`
 }
 
 /** The agent ran the task and it ended failed, rejected or canceled: its own, clear answer. */

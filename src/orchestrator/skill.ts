@@ -14,9 +14,9 @@ import type { DataPart, Part } from '../domain/model.js'
 import { dataPart, textPart } from '../domain/parts.js'
 import type { Skill, SkillContext } from '../skills/skill.js'
 import { defineSkill } from '../skills/skill.js'
-import { A2AClientError } from '../client/errors.js'
+import { A2AClientError, AgentError } from '../client/errors.js'
 import { AgentNotFoundError } from '../domain/errors.js'
-import { InputRequiredError } from './errors.js'
+import { AllAgentsFailedError, InputRequiredError, allAgentsFailed } from './errors.js'
 import type { AgentRef } from './errors.js'
 import type { Delegation, DelegationProgress, Orchestrator } from './orchestrator.js'
 
@@ -36,10 +36,15 @@ export interface OrchestrateSkillOptions {
   orchestrator: Orchestrator
   /** Finds a registered agent again by id, to continue a task that asked a question. */
   agents: { get(agentId: string): Promise<AgentRef> }
+  /**
+   * Said after each agent's refusal of the orchestrator's token (401, 403) in a failed task:
+   * where that token comes from, so that the caller knows which setting to fix.
+   */
+  tokenHint?: string
 }
 
 export function orchestrateSkill(options: OrchestrateSkillOptions): Skill {
-  const { orchestrator, agents } = options
+  const { orchestrator, agents, tokenHint } = options
   return defineSkill({
     id: ORCHESTRATE_SKILL_ID,
     name: 'Orchestrate',
@@ -70,7 +75,7 @@ export function orchestrateSkill(options: OrchestrateSkillOptions): Skill {
           : await orchestrator.delegate(...request(ctx), handlers)
         return await deliver(ctx, delegation)
       } catch (error) {
-        return outcomeOf(ctx, error)
+        return outcomeOf(ctx, error, tokenHint)
       }
     },
   })
@@ -146,7 +151,7 @@ async function deliver(ctx: SkillContext, delegation: Delegation) {
 
 class InputError extends Error {}
 
-function outcomeOf(ctx: SkillContext, error: unknown) {
+function outcomeOf(ctx: SkillContext, error: unknown, tokenHint: string | undefined) {
   if (error instanceof InputError) return ctx.reject(error.message)
   if (error instanceof InputRequiredError) {
     const question = error.task.status.message?.parts ?? [textPart(error.message)]
@@ -162,7 +167,16 @@ function outcomeOf(ctx: SkillContext, error: unknown) {
   }
   // The agent's failure, or no agent at all: the task fails with the reason.
   if (error instanceof A2AClientError || error instanceof AgentNotFoundError) {
-    return ctx.fail(error.message)
+    return ctx.fail(tokenHint === undefined ? error.message : withTokenHint(error, tokenHint))
   }
   throw error
+}
+
+/** The error's message, with the hint after each agent's refusal of the token (401, 403). */
+function withTokenHint(error: Error, hint: string): string {
+  const hinted = (cause: unknown, reason: string) =>
+    cause instanceof AgentError && cause.credentialsRefused ? `${reason} (${hint})` : reason
+  if (!(error instanceof AllAgentsFailedError)) return hinted(error, error.message)
+  const failures = error.failures.map((f) => ({ ...f, reason: hinted(f.error, f.reason) }))
+  return allAgentsFailed(error.skillId, failures)
 }

@@ -45,21 +45,27 @@ async function registerAgents(orchestrator: FastifyInstance, agents: TestAgent[]
 }
 
 /** A seed send of `orchestrate` through `app.inject` (testApp's default caller). */
-async function orchestrateOver(app: FastifyInstance, delegateSkillId: string, text: string) {
-  const reply = await app.inject({
-    method: 'POST',
-    url: '/tasks/send',
-    payload: {
-      id: randomUUID(),
-      message: {
-        role: 'user',
-        parts: [{ type: 'text', text }],
-        metadata: { skillId: 'orchestrate', delegateSkillId },
-      },
+const orchestrateOver = (app: FastifyInstance, delegateSkillId: string, text: string) =>
+  sendOver(app, '/tasks/send', {
+    id: randomUUID(),
+    message: {
+      role: 'user',
+      parts: [{ type: 'text', text }],
+      metadata: { skillId: 'orchestrate', delegateSkillId },
     },
   })
-  expect(reply.statusCode).toBe(200)
+
+/** The answer to a task that asks for input, in the seed dialect. */
+const answerOver = (app: FastifyInstance, taskId: string, text: string) =>
+  sendOver(app, `/tasks/${taskId}/send`, {
+    message: { role: 'user', parts: [{ type: 'text', text }] },
+  })
+
+async function sendOver(app: FastifyInstance, url: string, payload: object) {
+  const reply = await app.inject({ method: 'POST', url, payload })
+  expect(reply.statusCode, reply.body).toBe(200)
   return reply.json<{
+    id: string
     status: { state: string; message?: { parts: { text?: string }[] } }
     artifacts?: { parts: unknown[] }[]
   }>()
@@ -265,7 +271,7 @@ describe('the orchestrate skill token settings', () => {
   let dir: string
 
   beforeAll(async () => {
-    gamma = await startTestAgent('Gamma', [countSkill])
+    gamma = await startTestAgent('Gamma', [countSkill, askSkill])
     dir = mkdtempSync(join(tmpdir(), 'orchestrator-token-'))
   })
 
@@ -277,15 +283,62 @@ describe('the orchestrate skill token settings', () => {
   const hub = (env: Record<string, string>) =>
     testApp({ AGENT_NAME: 'Hub', BUNDLED_SKILLS: 'orchestrate', ...env })
 
-  it('without a token, fails the task with the agent refusal', async () => {
+  /** The task's final state and status text, as its caller sees them. */
+  const said = (task: Awaited<ReturnType<typeof orchestrateOver>>) => [
+    task.status.state,
+    (task.status.message?.parts ?? []).flatMap((part) => part.text ?? []).join('\n'),
+  ]
+
+  it('without a token, fails the task with the agent refusal and the settings that give one', async () => {
     const app = await hub({})
     try {
       await registerAgents(app, [gamma])
       const task = await orchestrateOver(app, 'count', 'one two')
-      expect(task.status.state).toBe('failed')
-      const reason = task.status.message?.parts[0]?.text
-      expect(reason).toMatch(/^Every agent for skill "count" failed: Gamma \(/)
-      expect(reason).toContain('Authentication required')
+      expect(said(task)).toEqual([
+        'failed',
+        `Every agent for skill "count" failed: Gamma (${gamma.url}): Authentication required: ` +
+          'send "Authorization: Bearer <token>" (the orchestrate skill calls registered agents ' +
+          'with the token in ORCHESTRATOR_AGENT_TOKEN or ORCHESTRATOR_AGENT_TOKEN_FILE; neither ' +
+          'is set)',
+      ])
+    } finally {
+      await app.close()
+    }
+  })
+
+  it('with ORCHESTRATOR_AGENT_TOKEN an agent forbids, fails the task saying it refused that token', async () => {
+    const app = await hub({
+      ORCHESTRATOR_AGENT_TOKEN: token({ ...ORCHESTRATOR, scopes: ['a2a:invoke', 'skill:ask'] }),
+    })
+    try {
+      await registerAgents(app, [gamma])
+      const task = await orchestrateOver(app, 'count', 'one two')
+      expect(said(task)).toEqual([
+        'failed',
+        `Every agent for skill "count" failed: Gamma (${gamma.url}): The token lacks the scope ` +
+          'skill:count needed to use skill "count" (the agent refused the token in ' +
+          'ORCHESTRATOR_AGENT_TOKEN, which the orchestrate skill calls registered agents with)',
+      ])
+    } finally {
+      await app.close()
+    }
+  })
+
+  it('with ORCHESTRATOR_AGENT_TOKEN_FILE rotated to a token the agent refuses, fails the answered task saying so', async () => {
+    const file = join(dir, 'refused')
+    writeFileSync(file, token(ORCHESTRATOR))
+    const app = await hub({ ORCHESTRATOR_AGENT_TOKEN_FILE: file })
+    try {
+      await registerAgents(app, [gamma])
+      const question = await orchestrateOver(app, 'ask', 'paint the gate')
+      expect(said(question)).toEqual(['input-required', 'Which colour?'])
+      writeFileSync(file, token(ORCHESTRATOR, { key: 'another-secret-0123456789-abcdefghijklmn' }))
+      const task = await answerOver(app, question.id, 'blue')
+      expect(said(task)).toEqual([
+        'failed',
+        'The token is invalid (the agent refused the token in ' +
+          'ORCHESTRATOR_AGENT_TOKEN_FILE, which the orchestrate skill calls registered agents with)',
+      ])
     } finally {
       await app.close()
     }
