@@ -336,7 +336,7 @@ describe('the orchestrate skill token settings', () => {
       const task = await answerOver(app, question.id, 'blue')
       expect(said(task)).toEqual([
         'failed',
-        'The token is invalid (the agent refused the token in ' +
+        'The token signature is invalid: it was not signed with the key this agent verifies with (the agent refused the token in ' +
           'ORCHESTRATOR_AGENT_TOKEN_FILE, which the orchestrate skill calls registered agents with)',
       ])
     } finally {
