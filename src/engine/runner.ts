@@ -182,6 +182,8 @@ export class Runner {
       }
     }
     if (reason === 'shutdown') {
+      // Which task held the shutdown: the operator sees it failed, and why.
+      context.log.warn('skill still running when the shutdown grace ended: its task fails')
       return {
         state: 'failed',
         message: [textPart('The server shut down before the task finished')],

@@ -41,7 +41,7 @@ function engine(skills: Skill[], skillTimeoutMs = 0) {
     dispatcher,
     limits: { maxParts: 10, maxTextLength: 1000, maxFileBytes: 1000 },
   })
-  return { service, runner, lines }
+  return { service, runner, dispatcher, lines }
 }
 
 const userMessage = (): Message => ({
@@ -131,6 +131,32 @@ describe('a skill that outlives its turn', () => {
     expect(lines.map((line) => line.msg)).toEqual([
       'skill timed out',
       'skill still running 0.2 s after it timed out: it does not stop on ctx.signal; what it reports is dropped, and it uses resources until it returns',
+    ])
+    await expect.poll(() => state.ended, { timeout: 2000 }).toBe(true)
+  })
+
+  it('says which task held the shutdown past its grace, and that its skill still runs', async () => {
+    const { skill, state } = deafSkill(500)
+    const { service, dispatcher, lines } = engine([skill])
+    const { task } = await service.send({ message: userMessage() })
+    await service.waitForFinal(task.id, 50)
+    await dispatcher.close(100)
+    expect((await service.get(task.id)).status).toMatchObject({
+      state: 'failed',
+      message: { parts: [{ kind: 'text', text: 'The server shut down before the task finished' }] },
+    })
+    await pause(OUTLIVING_AFTER_MS + 100)
+    expect(lines.map(({ msg, taskId, skillId }) => ({ msg, taskId, skillId }))).toEqual([
+      {
+        msg: 'skill still running when the shutdown grace ended: its task fails',
+        taskId: task.id,
+        skillId: 'deaf',
+      },
+      {
+        msg: 'skill still running 0.2 s after the server began shutting down: it does not stop on ctx.signal; what it reports is dropped, and it uses resources until it returns',
+        taskId: task.id,
+        skillId: 'deaf',
+      },
     ])
     await expect.poll(() => state.ended, { timeout: 2000 }).toBe(true)
   })
