@@ -6,8 +6,8 @@ import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { echoSkill } from './echo/index.js'
 import { reviewPrSkill } from './review-pr/index.js'
-import { MAX_DURATION_MS } from '../domain/duration.js'
 import { ConfigError } from '../domain/config-error.js'
+import { assertSkill } from './exported-skill.js'
 import type { Skill } from './skill.js'
 
 export const BUNDLED_SKILLS: Readonly<Record<string, Skill>> = {
@@ -106,41 +106,6 @@ async function importSkills(specifier: string): Promise<Skill[]> {
   }
   for (const skill of skills) assertSkill(skill, specifier)
   return skills as Skill[]
-}
-
-function assertSkill(value: unknown, specifier: string): asserts value is Skill {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new ConfigError([
-      `SKILL_MODULES: "${specifier}" exports ${describeValue(value)}, not a skill (an object with id, name, description, tags and execute)`,
-    ])
-  }
-  const skill = value as Partial<Skill> | undefined
-  const missing = (['id', 'name', 'description'] as const).filter(
-    (key) => typeof skill?.[key] !== 'string',
-  )
-  if (!Array.isArray(skill?.tags)) missing.push('tags' as never)
-  if (typeof skill?.execute !== 'function') missing.push('execute (a function)' as never)
-  if (missing.length > 0) {
-    throw new ConfigError([
-      `SKILL_MODULES: "${specifier}" exports a skill without ${missing.join(', ')}`,
-    ])
-  }
-  const timeoutMs = skill?.timeoutMs
-  if (
-    timeoutMs !== undefined &&
-    !(Number.isInteger(timeoutMs) && timeoutMs >= 0 && timeoutMs <= MAX_DURATION_MS)
-  ) {
-    throw new ConfigError([
-      `SKILL_MODULES: "${specifier}" exports skill "${skill?.id}" whose timeoutMs is not a whole number from 0 to ${MAX_DURATION_MS} (24 days)`,
-    ])
-  }
-}
-
-/** What a module exported instead of a skill, for the message. */
-function describeValue(value: unknown): string {
-  if (value === null || value === undefined) return String(value)
-  if (Array.isArray(value)) return 'an array inside its array'
-  return `a ${typeof value}`
 }
 
 /**

@@ -6,6 +6,16 @@ import { SkillRegistry } from '../../src/skills/registry.js'
 import { testApp } from '../helpers/app.js'
 import { sendBody } from '../helpers/bodies.js'
 
+/** The lines a start stopped by `loading` prints under "Invalid configuration:". */
+async function problems(loading: Promise<unknown>): Promise<string[]> {
+  const failed = await loading.then(
+    () => undefined,
+    (error: unknown) => error,
+  )
+  expect(failed).toBeInstanceOf(ConfigError)
+  return (failed as ConfigError).problems
+}
+
 describe('plugging in skills', () => {
   let app: FastifyInstance | undefined
   afterEach(() => app?.close())
@@ -45,6 +55,15 @@ describe('plugging in skills', () => {
     await expect(loadSkills([], ['./test/fixtures/empty-skills.js'])).rejects.toThrow(
       'SKILL_MODULES: "./test/fixtures/empty-skills.js" exports no skill (an empty array)',
     )
+  })
+
+  it('says which field of a skill has the wrong type, rather than that it is missing', async () => {
+    expect(await problems(loadSkills([], ['./test/fixtures/string-tags-skill.js']))).toEqual([
+      'SKILL_MODULES: "./test/fixtures/string-tags-skill.js" exports skill "demo" whose tags are not a list of strings',
+    ])
+    expect(await problems(loadSkills([], ['./test/fixtures/wrong-types-skill.js']))).toEqual([
+      'SKILL_MODULES: "./test/fixtures/wrong-types-skill.js" exports skill "mistyped" whose name is not a string, tags are not a list of strings, execute is not a function, scopes are not a list of strings',
+    ])
   })
 
   it('says a module has no default export, and what it exports instead', async () => {
