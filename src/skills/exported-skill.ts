@@ -1,11 +1,13 @@
 /**
  * What a skill module exports, checked before the server serves it. Every problem stops the
- * start naming the module, and says what is wrong: a field that is missing, or one of the wrong
- * type.
+ * start naming the module, and says what is wrong: a field that is missing or of the wrong type,
+ * an id that cannot be a scope, an inputSchema that does not compile.
  */
 import { MAX_DURATION_MS } from '../domain/duration.js'
 import { ConfigError } from '../domain/config-error.js'
+import { inputSchemaCompiler } from './input-schema.js'
 import type { Skill } from './skill.js'
+import { checkSkillRules } from './skill-rules.js'
 
 /** What each field must be, in the words of the message when it is not. */
 const STRING = { is: (value: unknown) => typeof value === 'string', not: 'is not a string' }
@@ -51,6 +53,12 @@ export function assertSkill(value: unknown, specifier: string): asserts value is
       `SKILL_MODULES: "${specifier}" exports ${named} whose timeoutMs is not a whole number from 0 to ${MAX_DURATION_MS} (24 days)`,
     ])
   }
+  // Checked again by the registry, which cannot tell where a skill came from.
+  checkSkillRules(
+    inputSchemaCompiler(),
+    value as Skill,
+    `SKILL_MODULES: "${specifier}" exports ${named}`,
+  )
 }
 
 /** What a module exported instead of a skill, for the message. */

@@ -4,12 +4,7 @@ import { UnknownSkillError } from '../domain/errors.js'
 import type { Message } from '../domain/model.js'
 import { inputSchemaCompiler, type InputCheck } from './input-schema.js'
 import type { Skill } from './skill.js'
-
-/**
- * What a skill id may be: it is granted as the scope `skill:<id>`, where a space would split it
- * into two scopes and `*` means every skill, and it travels in `metadata.skillId`.
- */
-const SKILL_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/
+import { checkSkillRules } from './skill-rules.js'
 
 export class SkillRegistry {
   readonly #skills = new Map<string, Skill>()
@@ -21,24 +16,13 @@ export class SkillRegistry {
   constructor(skills: readonly Skill[], defaultSkillId?: string) {
     const compile = inputSchemaCompiler()
     for (const skill of skills) {
-      if (!SKILL_ID.test(skill.id)) {
-        throw new ConfigError([
-          `skill "${skill.id}": an id is 1 to 64 letters, digits, ".", "_" or "-", starting with a letter or digit (callers are granted it as the scope skill:<id>)`,
-        ])
-      }
       if (this.#skills.has(skill.id))
         throw new ConfigError([`two skills share the id "${skill.id}"`])
+      const compiled = checkSkillRules(compile, skill)
       this.#skills.set(skill.id, skill)
-      if (skill.inputSchema === undefined) continue
-      try {
-        const { check, warnings } = compile(skill.id, skill.inputSchema)
-        this.#inputChecks.set(skill.id, check)
-        this.warnings.push(...warnings)
-      } catch (error) {
-        throw new ConfigError([
-          `skill "${skill.id}": inputSchema is not a valid JSON Schema: ${(error as Error).message}`,
-        ])
-      }
+      if (!compiled) continue
+      this.#inputChecks.set(skill.id, compiled.check)
+      this.warnings.push(...compiled.warnings)
     }
     const first = skills[0]
     if (!first) throw new ConfigError(['BUNDLED_SKILLS and SKILL_MODULES name no skill'])

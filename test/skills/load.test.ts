@@ -119,6 +119,18 @@ describe('plugging in skills', () => {
     ])
   })
 
+  it('names the module whose skill has an id that cannot be granted as a scope', async () => {
+    expect(await problems(loadSkills([], ['./test/fixtures/bad-id-skill.js']))).toEqual([
+      'SKILL_MODULES: "./test/fixtures/bad-id-skill.js" exports skill "bad id!": an id is 1 to 64 letters, digits, ".", "_" or "-", starting with a letter or digit (callers are granted it as the scope skill:<id>)',
+    ])
+  })
+
+  it('names the module whose skill has an inputSchema that is not JSON Schema', async () => {
+    expect(await problems(loadSkills([], ['./test/fixtures/bad-schema-skill.js']))).toEqual([
+      'SKILL_MODULES: "./test/fixtures/bad-schema-skill.js" exports skill "badschema": inputSchema is not a valid JSON Schema: schema is invalid: data/required must be array',
+    ])
+  })
+
   it('refuses two skills with one id, naming where each came from', async () => {
     await expect(loadSkills(['echo'], ['./test/fixtures/echo-again-skill.js'])).rejects.toThrow(
       'two skills share the id "echo": BUNDLED_SKILLS "echo" and SKILL_MODULES "./test/fixtures/echo-again-skill.js"',
