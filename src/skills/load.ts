@@ -8,6 +8,7 @@ import { echoSkill } from './echo/index.js'
 import { reviewPrSkill } from './review-pr/index.js'
 import { ConfigError } from '../domain/config-error.js'
 import { assertSkill } from './exported-skill.js'
+import { refuseSharedIds, type SkillOrigin } from './shared-ids.js'
 import type { Skill } from './skill.js'
 
 export const BUNDLED_SKILLS: Readonly<Record<string, Skill>> = {
@@ -42,28 +43,18 @@ export async function loadSkills(
     }
     return skill
   })
-  const origins = bundled.map((name) => `BUNDLED_SKILLS "${name}"`)
-  for (const specifier of modules) {
-    const imported = await importSkills(specifier)
+  const origins: SkillOrigin[] = bundled.map((entry, position) => ({
+    setting: 'BUNDLED_SKILLS',
+    entry,
+    position,
+  }))
+  for (const [position, entry] of modules.entries()) {
+    const imported = await importSkills(entry)
     skills.push(...imported)
-    origins.push(...imported.map(() => `SKILL_MODULES "${specifier}"`))
+    for (const _ of imported) origins.push({ setting: 'SKILL_MODULES', entry, position })
   }
   refuseSharedIds(skills, origins)
   return skills
-}
-
-/** Two skills with one id: the error names where each came from, so the user knows which to rename. */
-function refuseSharedIds(skills: readonly Skill[], origins: readonly string[]): void {
-  const first = new Map<string, number>()
-  skills.forEach((skill, index) => {
-    const earlier = first.get(skill.id)
-    if (earlier !== undefined) {
-      throw new ConfigError([
-        `two skills share the id "${skill.id}": ${origins[earlier]} and ${origins[index]}`,
-      ])
-    }
-    first.set(skill.id, index)
-  })
 }
 
 async function importSkills(specifier: string): Promise<Skill[]> {

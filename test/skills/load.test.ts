@@ -131,10 +131,30 @@ describe('plugging in skills', () => {
     ])
   })
 
-  it('refuses two skills with one id, naming where each came from', async () => {
-    await expect(loadSkills(['echo'], ['./test/fixtures/echo-again-skill.js'])).rejects.toThrow(
-      'two skills share the id "echo": BUNDLED_SKILLS "echo" and SKILL_MODULES "./test/fixtures/echo-again-skill.js"',
-    )
+  it('refuses two skills with one id, naming where each came from and what to change', async () => {
+    expect(await problems(loadSkills(['echo'], ['./test/fixtures/echo-again-skill.js']))).toEqual([
+      'two skills share the id "echo": BUNDLED_SKILLS "echo" and SKILL_MODULES "./test/fixtures/echo-again-skill.js"; rename the id of the skill in "./test/fixtures/echo-again-skill.js", or leave "echo" out of BUNDLED_SKILLS',
+    ])
+    expect(
+      await problems(
+        loadSkills([], ['./test/fixtures/greeting-skill.js', './test/fixtures/twin-skills.js']),
+      ),
+    ).toEqual([
+      'two skills share the id "greet": SKILL_MODULES "./test/fixtures/greeting-skill.js" and SKILL_MODULES "./test/fixtures/twin-skills.js"; rename the id of the skill in one of them',
+    ])
+    expect(await problems(loadSkills([], ['./test/fixtures/twin-skills.js']))).toEqual([
+      'two skills share the id "greet": both from SKILL_MODULES "./test/fixtures/twin-skills.js"; rename one of them',
+    ])
+    expect(
+      await problems(
+        loadSkills([], ['./test/fixtures/skill-factory.js', './test/fixtures/skill-factory.js']),
+      ),
+    ).toEqual([
+      'two skills share the id "upper": SKILL_MODULES names "./test/fixtures/skill-factory.js" twice; name it once',
+    ])
+    expect(await problems(loadSkills(['echo', 'echo'], []))).toEqual([
+      'two skills share the id "echo": BUNDLED_SKILLS names "echo" twice; name it once',
+    ])
     const skills = await loadSkills(['echo'], [])
     expect(() => new SkillRegistry([...skills, ...skills])).toThrow(
       'two skills share the id "echo"',
