@@ -2,6 +2,8 @@
  * The README's skill examples (`// my-skill.js`, `// slow.js`), saved as written and served
  * through SKILL_MODULES by the built server, as `npm start` runs it: the shout skill answers in
  * capitals, and the slow one reports its count, completes, and stops mid-count when canceled.
+ * The command that serves the shout skill alone, under its own name, is run with its settings
+ * as written.
  */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -22,6 +24,20 @@ function exampleFile(markdown: string, file: string): string {
   return block
 }
 
+/** The settings (`NAME=value`, `NAME='a value'`) of the README's ```text command that has `marker`. */
+function commandSettings(markdown: string, marker: string): Record<string, string> {
+  const command = [...markdown.matchAll(/```text\n([\s\S]*?)```/g)]
+    .map((match) => match[1]!)
+    .find((block) => block.includes(marker))
+  if (!command) throw new Error(`README.md has no text block with ${marker}`)
+  return Object.fromEntries(
+    [...command.matchAll(/([A-Z_]+)=(?:'([^']*)'|(\S*))/g)].map((match) => [
+      match[1]!,
+      match[2] ?? match[3]!,
+    ]),
+  )
+}
+
 const statusTexts = (events: StreamEvent[]) =>
   events.flatMap((event) =>
     event.kind === 'status-update'
@@ -30,12 +46,12 @@ const statusTexts = (events: StreamEvent[]) =>
   )
 
 describe('README skill examples, served by the built server', () => {
+  const readme = readFileSync(`${root}README.md`, 'utf8')
+  const dir = mkdtempSync(join(tmpdir(), 'a2a-readme-skills-'))
   let server: BuiltServer
   let client: A2AClient
 
   beforeAll(async () => {
-    const readme = readFileSync(`${root}README.md`, 'utf8')
-    const dir = mkdtempSync(join(tmpdir(), 'a2a-readme-skills-'))
     for (const file of ['my-skill.js', 'slow.js']) {
       writeFileSync(join(dir, file), exampleFile(readme, file))
     }
@@ -54,6 +70,29 @@ describe('README skill examples, served by the built server', () => {
       expect.objectContaining({ name: 'loud', parts: [{ kind: 'text', text: 'HELLO' }] }),
     ])
   })
+
+  it('serves the shout skill alone, under the name the command gives', async () => {
+    const settings = commandSettings(readme, 'BUNDLED_SKILLS=,')
+    expect(settings).toMatchObject({ BUNDLED_SKILLS: ',', SKILL_MODULES: './my-skill.js' })
+    // Saved beside the server in the README; here in the test's own directory.
+    const alone = await startBuiltServer({
+      ...settings,
+      SKILL_MODULES: join(dir, 'my-skill.js'),
+      AUTH_JWT_SECRET: TEST_SECRET,
+    })
+    try {
+      const card: any = await (
+        await fetch(`http://127.0.0.1:${alone.port}/.well-known/agent.json`)
+      ).json()
+      expect(card).toMatchObject({
+        name: settings.AGENT_NAME,
+        description: settings.AGENT_DESCRIPTION,
+        skills: [expect.objectContaining({ id: 'shout' })], // and no other
+      })
+    } finally {
+      alone.stop()
+    }
+  }, 60_000)
 
   it('counts, reporting each step, and completes', async () => {
     const events: StreamEvent[] = []
