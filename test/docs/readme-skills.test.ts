@@ -1,9 +1,9 @@
 /**
  * The README's skill examples (`// my-skill.js`, `// slow.js`), saved as written and served
  * through SKILL_MODULES by the built server, as `npm start` runs it: the shout skill answers in
- * capitals, and the slow one reports its count, completes, and stops mid-count when canceled.
- * The command that serves the shout skill alone, under its own name, is run with its settings
- * as written.
+ * capitals, takes a part of any media type and shows on each card as the README says, and the
+ * slow one reports its count, completes, and stops mid-count when canceled. The command that
+ * serves the shout skill alone, under its own name, is run with its settings as written.
  */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -69,6 +69,32 @@ describe('README skill examples, served by the built server', () => {
     expect(reply.kind === 'task' && reply.artifacts).toEqual([
       expect.objectContaining({ name: 'loud', parts: [{ kind: 'text', text: 'HELLO' }] }),
     ])
+  })
+
+  it('takes a part of any media type, naming no inputModes', async () => {
+    const png = { kind: 'file' as const, file: { mimeType: 'image/png', bytes: 'iVBORw0KGgo=' } }
+    const reply = await client.send({ skill: 'shout', parts: [png] })
+    expect(reply.kind === 'task' && reply.status.state).toBe('completed')
+  })
+
+  it('shows the shout skill, which names no modes, on each card as the README says', async () => {
+    const card = async (path: string, headers: Record<string, string> = {}): Promise<any> =>
+      (await fetch(`http://127.0.0.1:${server.port}${path}`, { headers })).json()
+    const shout = (skills: { id: string }[]) => skills.find((skill) => skill.id === 'shout')
+    const brief = await card('/.well-known/agent.json')
+    expect(shout(brief.skills)).toMatchObject({
+      inputModes: ['text', 'data'],
+      outputModes: ['text', 'data'],
+    })
+    for (const headers of [{ 'A2A-Version': '1.0' }, {}] as Record<string, string>[]) {
+      const a2a = await card('/.well-known/agent-card.json', headers)
+      expect(shout(a2a.skills)).not.toHaveProperty('inputModes')
+      expect(shout(a2a.skills)).not.toHaveProperty('outputModes')
+      expect([a2a.defaultInputModes, a2a.defaultOutputModes]).toEqual([
+        ['text/plain', 'application/json'],
+        ['text/plain', 'application/json'],
+      ])
+    }
   })
 
   it('serves the shout skill alone, under the name the command gives', async () => {
