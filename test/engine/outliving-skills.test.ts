@@ -6,42 +6,24 @@
  */
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
+import { inlineEngine } from '../helpers/engine.js'
 import type { Message } from '../../src/domain/model.js'
 import { textPart } from '../../src/domain/parts.js'
-import { InlineDispatcher } from '../../src/engine/inline-dispatcher.js'
-import { Runner } from '../../src/engine/runner.js'
-import { TaskService } from '../../src/engine/task-service.js'
-import { SkillRegistry } from '../../src/skills/registry.js'
 import type { Skill } from '../../src/skills/skill.js'
 import { defineSkill } from '../../src/skills/skill.js'
-import { MemoryEventLog } from '../../src/store/memory/event-log.js'
-import { MemoryTaskStore } from '../../src/store/memory/task-store.js'
 import { keptLog } from '../helpers/log.js'
 import { testApp } from '../helpers/app.js'
 
 const OUTLIVING_AFTER_MS = 200
 
 function engine(skills: Skill[], skillTimeoutMs = 0) {
-  const events = new MemoryEventLog()
-  const store = new MemoryTaskStore(events)
-  const registry = new SkillRegistry(skills)
   const { logger, lines } = keptLog()
-  const runner = new Runner({
-    store,
-    skills: registry,
-    log: logger,
+  const engine = inlineEngine(skills, {
     skillTimeoutMs,
+    log: logger,
     outlivingAfterMs: OUTLIVING_AFTER_MS,
   })
-  const dispatcher = new InlineDispatcher(runner)
-  const service = new TaskService({
-    store,
-    events,
-    skills: registry,
-    dispatcher,
-    limits: { maxParts: 10, maxTextLength: 1000, maxFileBytes: 1000 },
-  })
-  return { service, runner, dispatcher, lines }
+  return { ...engine, lines }
 }
 
 const userMessage = (): Message => ({

@@ -3,35 +3,18 @@
  * a direct reply kept on the stored status, hold there as in memory.
  */
 import { randomUUID } from 'node:crypto'
-import pino from 'pino'
 import { describe, expect, it } from 'vitest'
+import { inlineEngine } from '../helpers/engine.js'
 import type { Message } from '../../src/domain/model.js'
 import { textPart } from '../../src/domain/parts.js'
-import { InlineDispatcher } from '../../src/engine/inline-dispatcher.js'
-import { Runner } from '../../src/engine/runner.js'
-import { TaskService } from '../../src/engine/task-service.js'
 import { echoSkill } from '../../src/skills/echo/index.js'
-import { SkillRegistry } from '../../src/skills/registry.js'
 import type { Skill } from '../../src/skills/skill.js'
 import { defineSkill } from '../../src/skills/skill.js'
 import type { TestRedisStore } from '../helpers/redis.js'
 import { useRedisStores } from '../helpers/redis.js'
 
 function engine(store: TestRedisStore, skills: Skill[]) {
-  const registry = new SkillRegistry(skills)
-  const runner = new Runner({
-    store: store.tasks,
-    skills: registry,
-    log: pino({ level: 'silent' }),
-    skillTimeoutMs: 0,
-  })
-  return new TaskService({
-    store: store.tasks,
-    events: store.events,
-    skills: registry,
-    dispatcher: new InlineDispatcher(runner),
-    limits: { maxParts: 10, maxTextLength: 1000, maxFileBytes: 1000 },
-  })
+  return inlineEngine(skills, { store }).service
 }
 
 const message = (text: string): Message => ({

@@ -3,8 +3,8 @@
  * messageId, contextId and taskId rules, terminal tasks, media types, direct replies).
  */
 import { randomUUID } from 'node:crypto'
-import pino from 'pino'
 import { describe, expect, it } from 'vitest'
+import { inlineEngine } from '../helpers/engine.js'
 import {
   ContentTypeNotSupportedError,
   InvalidRequestError,
@@ -13,37 +13,15 @@ import {
 } from '../../src/domain/errors.js'
 import type { Message, Part } from '../../src/domain/model.js'
 import { textPart } from '../../src/domain/parts.js'
-import { InlineDispatcher } from '../../src/engine/inline-dispatcher.js'
 import { messageTaskId, uuidV5 } from '../../src/engine/message-rules.js'
-import { Runner } from '../../src/engine/runner.js'
 import type { TaskServiceOptions } from '../../src/engine/task-service.js'
-import { TaskService } from '../../src/engine/task-service.js'
-import { SkillRegistry } from '../../src/skills/registry.js'
 import type { Skill } from '../../src/skills/skill.js'
 import { defineSkill } from '../../src/skills/skill.js'
 import { echoSkill } from '../../src/skills/echo/index.js'
-import { MemoryEventLog } from '../../src/store/memory/event-log.js'
-import { MemoryTaskStore } from '../../src/store/memory/task-store.js'
 import { askSkill } from '../helpers/skills.js'
 
 function engine(skills: Skill[], options: Partial<TaskServiceOptions> = {}) {
-  const events = new MemoryEventLog()
-  const store = new MemoryTaskStore(events)
-  const registry = new SkillRegistry(skills)
-  const runner = new Runner({
-    store,
-    skills: registry,
-    log: pino({ level: 'silent' }),
-    skillTimeoutMs: 0,
-  })
-  return new TaskService({
-    store,
-    events,
-    skills: registry,
-    dispatcher: new InlineDispatcher(runner),
-    limits: { maxParts: 10, maxTextLength: 1000, maxFileBytes: 1000 },
-    ...options,
-  })
+  return inlineEngine(skills, { service: options }).service
 }
 
 const message = (text: string, extra: Partial<Message> = {}): Message => ({

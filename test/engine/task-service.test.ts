@@ -1,40 +1,17 @@
 import { randomUUID } from 'node:crypto'
-import pino from 'pino'
 import { describe, expect, it, vi } from 'vitest'
+import { inlineEngine } from '../helpers/engine.js'
 import { TaskNotCancelableError } from '../../src/domain/errors.js'
 import type { Message } from '../../src/domain/model.js'
 import { textPart } from '../../src/domain/parts.js'
-import { InlineDispatcher } from '../../src/engine/inline-dispatcher.js'
-import { Runner } from '../../src/engine/runner.js'
-import { TaskService } from '../../src/engine/task-service.js'
-import { SkillRegistry } from '../../src/skills/registry.js'
 import type { Skill } from '../../src/skills/skill.js'
 import { defineSkill } from '../../src/skills/skill.js'
 import { echoSkill } from '../../src/skills/echo/index.js'
-import { MemoryEventLog } from '../../src/store/memory/event-log.js'
-import { MemoryTaskStore } from '../../src/store/memory/task-store.js'
 import { slowSkill, stuckSkill } from '../helpers/skills.js'
 import { newTask, submitted } from '../store/contract.js'
 
 function engine(skills: Skill[], skillTimeoutMs = 0) {
-  const events = new MemoryEventLog()
-  const store = new MemoryTaskStore(events)
-  const registry = new SkillRegistry(skills)
-  const runner = new Runner({
-    store,
-    skills: registry,
-    log: pino({ level: 'silent' }),
-    skillTimeoutMs,
-  })
-  const dispatcher = new InlineDispatcher(runner)
-  const service = new TaskService({
-    store,
-    events,
-    skills: registry,
-    dispatcher,
-    limits: { maxParts: 10, maxTextLength: 1000, maxFileBytes: 1000 },
-  })
-  return { service, dispatcher, events, store }
+  return inlineEngine(skills, { skillTimeoutMs })
 }
 
 const userMessage = (text: string): Message => ({
