@@ -31,6 +31,7 @@ import audit, { auditRateLimitHit } from './http/plugins/audit.js'
 import closing from './http/plugins/closing.js'
 import auth, { authorize } from './http/plugins/auth.js'
 import engine from './http/plugins/engine.js'
+import expectContinue from './http/plugins/expect-continue.js'
 import jsonDepth from './http/plugins/json-depth.js'
 import { OpenStreams } from './http/open-streams.js'
 import metricsPlugin from './http/plugins/metrics.js'
@@ -184,6 +185,7 @@ export async function buildApp(
 
   // Set first, so that every plugin registered below inherits it unless it sets its own.
   app.setErrorHandler(rootErrorHandler(config.BODY_LIMIT))
+  await app.register(expectContinue, { bodyLimit: config.BODY_LIMIT })
   await app.register(requestId)
   // First among the preClose hooks, so that requests are refused while the engine drains.
   await app.register(closing)
