@@ -3,118 +3,13 @@
  * environment as its only input. Checks that it serves, that SIGTERM and SIGINT close it with
  * exit code 0, and that a bad setting stops it with exit code 78 naming the variable.
  */
-import { execFileSync, spawn } from 'node:child_process'
-import type { ChildProcess } from 'node:child_process'
-import { existsSync } from 'node:fs'
-import { dirname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
-import { TEST_SECRET } from '../helpers/auth.js'
-import { freePort } from '../helpers/free-port.js'
+import { join } from 'node:path'
+import { describe, expect, it, vi } from 'vitest'
 import { PrivateRedis, hasRedisServer } from '../helpers/private-redis.js'
 import { connectTestRedis, deleteKeysUnder, testPrefix } from '../helpers/redis.js'
+import { exited, root, useServerProcesses } from '../helpers/server-process.js'
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..')
-const entry = join(root, 'dist', 'server.js')
-
-interface Started {
-  child: ChildProcess
-  url: string
-  stderr: () => string
-  stdout: () => string
-}
-
-interface Exit {
-  code: number | null
-  signal: NodeJS.Signals | null
-}
-
-const children = new Set<ChildProcess>()
-
-beforeAll(() => {
-  // `npm test` on a fresh clone has no dist/ yet: build it once, as `npm start` would.
-  if (existsSync(entry)) return
-  try {
-    execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'pipe', timeout: 180_000 })
-  } catch (error) {
-    // tsc reports on stdout: put it in the failure.
-    const { stdout, stderr } = error as { stdout?: Buffer; stderr?: Buffer }
-    throw new Error(`npm run build failed:\n${String(stdout ?? '')}${String(stderr ?? '')}`, {
-      cause: error,
-    })
-  }
-}, 200_000)
-
-afterEach(() => {
-  for (const child of children) {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
-  }
-  children.clear()
-})
-
-/** `node dist/server.js` with only the given environment (plus PATH), as in the image. */
-function spawnServer(env: Record<string, string>) {
-  const child = spawn(process.execPath, ['dist/server.js'], {
-    cwd: root,
-    env: {
-      PATH: process.env.PATH ?? '',
-      NODE_ENV: 'production',
-      LOG_LEVEL: 'warn',
-      AUTH_JWT_SECRET: TEST_SECRET,
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  children.add(child)
-  let stderr = ''
-  let stdout = ''
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
-  return { child, stderr: () => stderr, stdout: () => stdout }
-}
-
-/** Starts the server on a free loopback port and waits until /healthz answers. */
-async function startServer(env: Record<string, string> = {}): Promise<Started> {
-  const port = await freePort()
-  const { child, stderr, stdout } = spawnServer({
-    HOST: '127.0.0.1',
-    PORT: String(port),
-    ...env,
-  })
-  const url = `http://127.0.0.1:${port}`
-  const deadline = Date.now() + 10_000
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null || child.signalCode !== null) {
-      throw new Error(
-        `server exited (${child.exitCode ?? child.signalCode}) before listening:\n${stderr()}`,
-      )
-    }
-    try {
-      const response = await fetch(`${url}/healthz`)
-      if (response.ok) return { child, url, stderr, stdout }
-    } catch {
-      // Not listening yet.
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
-  throw new Error(`server did not answer /healthz within 10 s:\n${stderr()}`)
-}
-
-function exited(child: ChildProcess, timeoutMs: number): Promise<Exit> {
-  if (child.exitCode !== null || child.signalCode !== null) {
-    return Promise.resolve({ code: child.exitCode, signal: child.signalCode })
-  }
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`process still running after ${timeoutMs} ms`)),
-      timeoutMs,
-    )
-    child.once('exit', (code, signal) => {
-      clearTimeout(timer)
-      resolve({ code, signal })
-    })
-  })
-}
+const { spawnServer, startServer } = useServerProcesses()
 
 /** What a server logs at `info` until it says it is ready; it is stopped then. */
 async function logUntilReady(env: Record<string, string>): Promise<string> {
