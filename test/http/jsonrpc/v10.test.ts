@@ -363,6 +363,20 @@ describe('JSON-RPC envelope and version routing (§9, §3.2.6)', () => {
     })
   })
 
+  it('names the method a near miss meant: a case, a plural, a typo; nothing for a name far from all', async () => {
+    app = await testApp({}, { skills: [echoSkill] })
+    const said = async (method: string, version: string | null) =>
+      (await rpc(app, method, {}, { version })).body.error.message
+    expect(await said('ListTaskPushNotificationConfig', '1.0')).toBe(
+      'Method not found: ListTaskPushNotificationConfig. Did you mean ListTaskPushNotificationConfigs?',
+    )
+    expect(await said('gettask', '1.0')).toBe('Method not found: gettask. Did you mean GetTask?')
+    expect(await said('message/sned', null)).toBe(
+      'Method not found: message/sned. Did you mean message/send?',
+    )
+    expect(await said('Frobnicate', '1.0')).toBe('Method not found: Frobnicate')
+  })
+
   it('knows no method by a name every object has (valueOf, constructor, __proto__)', async () => {
     app = await testApp({}, { skills: [echoSkill] })
     for (const version of ['1.0', null]) {

@@ -6,15 +6,14 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import { InvalidRequestError, MethodNotFoundError } from '../../../domain/errors.js'
 import { idOf, isJsonObject, readCall, rpcResult } from '../../../protocol/a2a/jsonrpc.js'
-import type { ProtocolVersion } from '../../../protocol/a2a/versions.js'
 import { dialectErrorHandler } from '../../error-handler.js'
-import { askedVersionOf } from '../../a2a/asked-version.js'
 import { callerOf } from '../../a2a/caller.js'
 import type { ExtendedCards } from '../../a2a/extended-card.js'
 import type { A2AOperations } from '../../a2a/operations.js'
 import { v03Methods } from './v03-methods.js'
 import { v10Methods } from './v10-methods.js'
 import { jsonRpcErrorReply, versionOf } from './error-reply.js'
+import { methodHint } from './method-hint.js'
 import { useJsonBodyParser } from '../../json-body.js'
 
 export interface JsonRpcRoutesOptions {
@@ -25,19 +24,6 @@ export interface JsonRpcRoutesOptions {
 }
 
 const METHODS = { '1.0': v10Methods, '0.3': v03Methods } as const
-
-/** A method of another version than the request's: says which, and how to ask for it. */
-function otherVersionHint(request: FastifyRequest, version: ProtocolVersion, method: string) {
-  const other = (Object.keys(METHODS) as ProtocolVersion[]).find(
-    (candidate) => candidate !== version && Object.hasOwn(METHODS[candidate], method),
-  )
-  if (other === undefined) return undefined
-  const read =
-    askedVersionOf(request) === undefined
-      ? `a request without it is read as ${version}`
-      : `this request says ${version}`
-  return `It is an A2A ${other} method: send the header A2A-Version: ${other} (${read})`
-}
 
 const jsonRpc: FastifyPluginAsync<JsonRpcRoutesOptions> = async (app, options) => {
   // An empty body reaches readCall as undefined: not a JSON-RPC request (-32600).
@@ -60,7 +46,7 @@ const jsonRpc: FastifyPluginAsync<JsonRpcRoutesOptions> = async (app, options) =
     // Own names only: `valueOf` or `constructor` is no method of ours.
     const method = Object.hasOwn(methods, call.method) ? methods[call.method] : undefined
     if (!method) {
-      throw new MethodNotFoundError(call.method, otherVersionHint(request, version, call.method))
+      throw new MethodNotFoundError(call.method, methodHint(METHODS, request, version, call.method))
     }
     // Every A2A method takes its params by name (null or none: no params).
     if (call.params != null && !isJsonObject(call.params)) {
