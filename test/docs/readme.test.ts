@@ -10,33 +10,9 @@ import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { root, startBuiltServer } from '../helpers/built-server.js'
 import type { BuiltServer } from '../helpers/built-server.js'
+import { jsonDocuments, shellBlocks } from '../helpers/doc-blocks.js'
 
 const run = promisify(execFile)
-
-function shellBlocks(markdown: string): string[] {
-  return [...markdown.matchAll(/```sh\n([\s\S]*?)```/g)]
-    .map((match) => match[1]!)
-    .filter((block) => block.includes('curl'))
-}
-
-/** Splits concatenated JSON documents (curl prints no newline after a body). */
-function jsonDocuments(text: string): any[] {
-  const documents: any[] = []
-  let depth = 0
-  let inString = false
-  let start = -1
-  for (let i = 0; i < text.length; i++) {
-    const char = text[i]
-    if (inString) {
-      if (char === '\\') i++
-      else if (char === '"') inString = false
-    } else if (char === '"') inString = true
-    else if (char === '{') {
-      if (depth++ === 0) start = i
-    } else if (char === '}' && --depth === 0) documents.push(JSON.parse(text.slice(start, i + 1)))
-  }
-  return documents
-}
 
 describe('README curl examples', () => {
   let server: BuiltServer
