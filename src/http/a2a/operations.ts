@@ -60,18 +60,22 @@ export class A2AOperations {
     return this.#follow(snapshot.task, snapshot.cursor, signal, false)
   }
 
-  /** Follows a task that has not ended: its current state first, then what happens next. */
+  /**
+   * Follows a task that has not ended: its current state first, then what happens next.
+   * `readWith`: how the caller's binding reads a task, for the refusal of a terminal one.
+   */
   async subscribe(
     taskId: string,
     owner: string | undefined,
     signal: AbortSignal,
+    readWith: string,
   ): Promise<AsyncIterable<StreamItem>> {
     checkTaskId(taskId)
     const { task, cursor } = await this.tasks.snapshot(taskId, owner)
     const { state } = task.status
     if (isTerminal(state)) {
       throw new UnsupportedOperationError(
-        `Task ${taskId} is ${state}; a terminal task has nothing more to stream (read it with GetTask)`,
+        `Task ${taskId} is ${state}; a terminal task has nothing more to stream (read it with ${readWith})`,
         { taskId, state },
       )
     }

@@ -92,7 +92,10 @@ describe('JSON-RPC streaming (§3.1.2, §3.1.6)', () => {
     const sent = await call(base, 'SendMessage', { message: v10Message('done') })
     const { id } = ((await sent.json()) as any).result.task
     const response = await call(base, 'SubscribeToTask', { id })
-    expect(((await response.json()) as any).error.code).toBe(-32004)
+    expect(((await response.json()) as any).error).toMatchObject({
+      code: -32004,
+      message: `Task ${id} is completed; a terminal task has nothing more to stream (read it with GetTask)`,
+    })
   })
 
   it('two subscribers of one task see the same events', async () => {
@@ -149,5 +152,16 @@ describe('JSON-RPC 0.3 streaming', () => {
       final: true,
       status: { state: 'completed' },
     })
+  })
+
+  it('tasks/resubscribe to a terminal task says to read it with tasks/get', async () => {
+    app = await testApp({}, { skills: [echoSkill] })
+    const base = await listening(app)
+    const sent = await call(base, 'message/send', { message: v03Message('done') }, null)
+    const { id } = ((await sent.json()) as any).result
+    const response = await call(base, 'tasks/resubscribe', { id }, null)
+    expect(((await response.json()) as any).error.message).toBe(
+      `Task ${id} is completed; a terminal task has nothing more to stream (read it with tasks/get)`,
+    )
   })
 })

@@ -314,4 +314,20 @@ describe('HTTP+JSON streaming', () => {
       expect(frames.at(-1).statusUpdate.status.state).toBe('TASK_STATE_COMPLETED')
     }
   })
+
+  it('refuses :subscribe to a terminal task, saying how this binding reads it', async () => {
+    app = await testApp({}, { skills: [echoSkill] })
+    const base = await listening(app)
+    const sent = await fetch(`${base}${REST}/message:send`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ message: v10Message('done') }),
+    })
+    const { id } = ((await sent.json()) as any).task
+    const response = await fetch(`${base}${REST}/tasks/${id}:subscribe`, { headers: authHeaders() })
+    expect(response.status).toBe(400)
+    expect(((await response.json()) as any).error.message).toBe(
+      `Task ${id} is completed; a terminal task has nothing more to stream (read it with GET /tasks/{id})`,
+    )
+  })
 })

@@ -96,7 +96,9 @@ export const v03Methods: Record<string, RpcMethod> = {
     await sendStream(
       context.reply,
       async (signal) =>
-        withFinalStatus(await context.ops.subscribe(id, viewerOf(context.caller), signal)),
+        withFinalStatus(
+          await context.ops.subscribe(id, viewerOf(context.caller), signal, 'tasks/get'),
+        ),
       rpcStream(context),
     )
     return STREAMED

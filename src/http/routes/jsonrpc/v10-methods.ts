@@ -102,7 +102,7 @@ export const v10Methods: Record<string, RpcMethod> = {
     const { id } = parseProtoJson(TaskIdRequest, context.params)
     await sendStream(
       context.reply,
-      (signal) => context.ops.subscribe(id, viewerOf(context.caller), signal),
+      (signal) => context.ops.subscribe(id, viewerOf(context.caller), signal, 'GetTask'),
       rpcStream(context),
     )
     return STREAMED

@@ -93,7 +93,7 @@ function routes(app: FastifyInstance, prefix: string, options: RestRoutesOptions
     checkStreaming(app)
     await sendStream(
       reply,
-      (signal) => ops.subscribe(id, viewerOf(callerOf(request)), signal),
+      (signal) => ops.subscribe(id, viewerOf(callerOf(request)), signal, 'GET /tasks/{id}'),
       streamEncoding,
     )
     return undefined
