@@ -10,7 +10,6 @@
  * the file locked waits that long before it gives up: a restart right after a crash succeeds.
  */
 import { realpath } from 'node:fs/promises'
-import { lock } from 'proper-lockfile'
 import type { Logger } from 'pino'
 
 /** A lock not refreshed for this long belongs to a writer that is gone (refreshed every half). */
@@ -27,6 +26,9 @@ export async function lockAuditFile(
   log: Logger,
   { waitMs = STALE_MS + 1000 }: AuditFileLockOptions = {},
 ): Promise<() => Promise<void>> {
+  // Loaded only by a process that writes an audit file: it hooks the process's exit and signals
+  // (to remove its locks), which no other process needs.
+  const { lock } = await import('proper-lockfile')
   // The lock is the file's, whatever the path (a link) it was named by.
   const lockPath = `${await realpath(path)}.lock`
   const options = {
