@@ -16,7 +16,7 @@ export const newDevSecret = (): string => randomBytes(32).toString('base64url')
 
 /** The secret in `file`, made there first when there is none. */
 export async function devSecretIn(file: string): Promise<string> {
-  const kept = readDevSecret(file) ?? (await createDevSecret(file))
+  const kept = readDevSecret(file) ?? (await createDevSecret(file).catch(cannotMake(file)))
   if (kept.length < MIN_SECRET_LENGTH) {
     throw new ConfigError([
       `AUTH_DEV_SECRET_FILE: ${file} holds ${kept.length} characters; a secret must be at least ${MIN_SECRET_LENGTH}: delete the file, and the next start makes a new one`,
@@ -24,6 +24,16 @@ export async function devSecretIn(file: string): Promise<string> {
   }
   return kept
 }
+
+/** A file that cannot be made (a read-only directory, as in a container): the setting to change. */
+const cannotMake =
+  (file: string) =>
+  (error: unknown): never => {
+    const reason = error instanceof Error ? error.message : String(error)
+    throw new ConfigError([
+      `AUTH_DEV_SECRET_FILE: cannot make ${file} (${reason}): dev mode keeps its secret there; point AUTH_DEV_SECRET_FILE at a writable path, or set AUTH_JWT_SECRET`,
+    ])
+  }
 
 /**
  * Writes a new secret to a temporary file, then links it into place: a reader never sees half

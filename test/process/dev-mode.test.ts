@@ -143,6 +143,23 @@ describe('dev mode (no AUTH_* settings, NODE_ENV development)', () => {
     expect(await Promise.all(servers.map((server) => server.exited))).toEqual([0, 0])
   })
 
+  it('exits 78 naming AUTH_DEV_SECRET_FILE when it cannot make the secret file', async () => {
+    // A directory where a file is: mkdir fails as it does in a read-only one.
+    const blocked = join(dir, 'not-a-directory')
+    writeFileSync(blocked, '')
+    const file = join(blocked, 'dev-secret')
+    const server = spawnServer({
+      NODE_ENV: 'development',
+      PORT: String(await freePort()),
+      AUTH_DEV_SECRET_FILE: file,
+    })
+    expect(await server.exited).toBe(78)
+    expect(server.stderr()).toContain(`AUTH_DEV_SECRET_FILE: cannot make ${file} (`)
+    expect(server.stderr()).toContain(
+      'dev mode keeps its secret there; point AUTH_DEV_SECRET_FILE at a writable path, or set AUTH_JWT_SECRET',
+    )
+  })
+
   it('refuses a secret file that holds too short a secret, naming the setting', async () => {
     const short = join(dir, 'short-secret')
     writeFileSync(short, 'hunter2\n', { mode: 0o600 })
