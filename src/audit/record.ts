@@ -32,7 +32,12 @@ const sha256Hex = z.string().regex(/^[0-9a-f]{64}$/, 'a sha256 in lowercase hex'
 const short = z.string().max(256)
 
 /** Where a request-level event happened: the method and the route (never the query string). */
-const RequestDetails = z.strictObject({ method: short, route: z.string().max(512) })
+/** The request: its method and route, and its address when it named no known caller. */
+const RequestDetails = z.strictObject({
+  method: short,
+  route: z.string().max(512),
+  client: short.optional(),
+})
 
 const common = {
   /** The record format; a future change of the hashed fields gets a new number. */

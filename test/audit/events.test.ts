@@ -213,7 +213,13 @@ describe('audit records with the memory store (file sink)', () => {
           event: AuditEvent.authFailure,
           requestId: 'req-bad-token',
           outcome: 'rejected',
-          details: expect.objectContaining({ method: 'POST', route: '/tasks/send' }),
+          // No known caller: the address tells who it was.
+          details: {
+            method: 'POST',
+            route: '/tasks/send',
+            client: '127.0.0.1',
+            reason: 'The token is malformed',
+          },
         }),
         expect.objectContaining({
           event: AuditEvent.permissionDenial,

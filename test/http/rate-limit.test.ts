@@ -228,6 +228,26 @@ describe('rate limits', () => {
     ])
   })
 
+  it('reports a refused card request too, though the card routes log only warnings', async () => {
+    const built = await appWithLog({ RATE_LIMIT_DISCOVERY_MAX: '1' })
+    app = built.app
+    expect((await app.inject('/.well-known/agent.json')).statusCode).toBe(200)
+    const refused = await app.inject({
+      url: '/.well-known/agent.json',
+      headers: { 'x-request-id': 'card-over-1' },
+    })
+    expect(refused.statusCode).toBe(429)
+    const hits = built.lines.filter((line) => line.msg === 'rate limit exceeded')
+    expect(hits).toEqual([
+      expect.objectContaining({
+        level: 30,
+        requestId: 'card-over-1',
+        rateLimitKey: 'card:ip:127.0.0.1',
+        limit: 1,
+      }),
+    ])
+  })
+
   it('lets requests through, with one warning, while the Redis counters are unreachable', async () => {
     // Nothing listens on port 1: every Redis command fails at once.
     const built = await appWithLog({

@@ -122,7 +122,13 @@ function requestFields(request: FastifyRequest) {
 function where(request: FastifyRequest) {
   const pattern = request.routeOptions.url
   const route = pattern === undefined ? NO_ROUTE : pattern.replaceAll('::', ':')
-  return { method: request.method, route: route.slice(0, 512) }
+  // A request without a known caller is told by its address (TRUST_PROXY decides which).
+  const anonymous = callerOf(request) === undefined
+  return {
+    method: request.method,
+    route: route.slice(0, 512),
+    ...(anonymous && { client: request.ip.slice(0, 64) }),
+  }
 }
 
 const NO_ROUTE = '(no route)'

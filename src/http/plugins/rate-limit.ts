@@ -47,10 +47,13 @@ const EXEMPT = new Set(['/healthz', '/readyz', '/metrics'])
 const DISCOVERY = new Set(['/.well-known/agent.json', '/.well-known/agent-card.json'])
 const DISCOVERY_KEY = 'card:'
 
-/** The default report of a refused request: one info line with the request id and the key. */
+/**
+ * The default report of a refused request: one info line with the request id and the key. On
+ * the app's logger: the routes every prober calls (the cards) log only warnings of their own.
+ */
 export function logRateLimitHit(request: FastifyRequest, hit: RateLimitHit): void {
-  request.log.info(
-    { requestId: request.id, rateLimitKey: hit.key, limit: hit.limit },
+  request.server.log.info(
+    { reqId: request.id, requestId: request.id, rateLimitKey: hit.key, limit: hit.limit },
     'rate limit exceeded',
   )
 }
