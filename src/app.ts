@@ -129,6 +129,8 @@ export async function buildApp(
   for (const warning of skills.warnings) app.log.warn(warning)
   const jwksWarning = plainJwksWarning(config.AUTH_JWKS_URL)
   if (jwksWarning) app.log.warn(jwksWarning)
+  const unboundWarning = unboundTokensWarning(config)
+  if (unboundWarning) app.log.warn(unboundWarning)
   const trail = await openAuditTrail(config, app.log as Logger)
   const backend = overrides.store ? undefined : chooseBackend(config, app.log as Logger)
   const store: StoreBackend = overrides.store ?? backend!
@@ -310,6 +312,24 @@ function loggerOptions(config: Config) {
     redact: { paths: ['req.headers.authorization', 'req.headers.cookie'], censor: REDACTED },
     serializers: { req: requestSerializer },
   }
+}
+
+/**
+ * An identity provider's key (a public key, a JWKS) signs the tokens of every app it serves:
+ * without an issuer and an audience to check, a token it issued for another app is accepted
+ * here too. Said at start in production (a shared secret is this agent's own).
+ */
+function unboundTokensWarning(config: Config): string | undefined {
+  const { AUTH } = config
+  if (config.NODE_ENV !== 'production' || (AUTH.mode !== 'jwks' && AUTH.mode !== 'public-key')) {
+    return undefined
+  }
+  const unset = [
+    ...(AUTH.issuers ? [] : ['AUTH_JWT_ISSUER']),
+    ...(AUTH.audiences ? [] : ['AUTH_JWT_AUDIENCE']),
+  ]
+  if (unset.length === 0) return undefined
+  return `${unset.join(' and ')} not set: any token the key verifies is accepted, whoever it was issued by and for (also a token your identity provider issued for another app); set ${unset.length === 1 ? 'it' : 'them'}`
 }
 
 /**

@@ -136,3 +136,27 @@ describe('a JWKS URL over plain http', () => {
     expect(await warningsFor('http://127.0.0.1:8080/jwks.json')).toEqual([])
   })
 })
+
+describe('an identity provider key in production without AUTH_JWT_ISSUER and AUTH_JWT_AUDIENCE', () => {
+  const warningsFor = async (settings: Record<string, string>) => {
+    const { lines, logger } = keptLog()
+    const app = await testApp(
+      { NODE_ENV: 'production', AUTH_JWKS_URL: 'https://idp.example/jwks.json', ...settings },
+      { logger },
+    )
+    await app.close()
+    return lines.filter((line) => line.msg.includes('not set: any token')).map((line) => line.msg)
+  }
+
+  it('is said at start, naming what is unset', async () => {
+    expect(await warningsFor({})).toEqual([
+      'AUTH_JWT_ISSUER and AUTH_JWT_AUDIENCE not set: any token the key verifies is accepted, whoever it was issued by and for (also a token your identity provider issued for another app); set them',
+    ])
+    expect(await warningsFor({ AUTH_JWT_ISSUER: 'https://idp.example' })).toEqual([
+      'AUTH_JWT_AUDIENCE not set: any token the key verifies is accepted, whoever it was issued by and for (also a token your identity provider issued for another app); set it',
+    ])
+    expect(
+      await warningsFor({ AUTH_JWT_ISSUER: 'https://idp.example', AUTH_JWT_AUDIENCE: 'agent' }),
+    ).toEqual([])
+  })
+})
