@@ -15,7 +15,9 @@ export interface FailureLog {
 
 /**
  * Logs `error`: `refused: <its message>` at warn for a refusal, `failed` at error otherwise,
- * with `fields` (the error itself as `err` by default).
+ * with `fields` (the error itself as `err` by default). A refusal's line carries its cause as
+ * one line of text (`cause`) instead of `err`: the refusal is the server's own choice, so its
+ * stack says nothing, and during an outage every refused request would log one.
  */
 export function logFailure(
   log: FailureLog,
@@ -24,8 +26,19 @@ export function logFailure(
   fields: object = { err: error },
 ): void {
   if (error instanceof ServiceUnavailableError) {
-    log.warn(fields, `${messages.refused}: ${error.message}`)
+    const { err, ...rest } = fields as { err?: unknown }
+    const cause = causeOf(err === undefined || err === error ? error.cause : err)
+    log.warn({ ...rest, ...(cause !== '' && { cause }) }, `${messages.refused}: ${error.message}`)
   } else {
     log.error(fields, messages.failed)
   }
+}
+
+/** The messages of `error` and its causes, joined by ": " ("" when there is none). */
+function causeOf(error: unknown): string {
+  const messages: string[] = []
+  for (let at = error; at instanceof Error && messages.length < 5; at = at.cause) {
+    messages.push(at.message)
+  }
+  return messages.join(': ')
 }

@@ -54,11 +54,14 @@ describe('the log while Redis is unreachable', () => {
     const { app, lines } = await serverOn(`redis://127.0.0.1:${await freePort()}`)
     expect((await app.inject('/tasks/5d8a3c1e-0000-4000-8000-000000000000')).statusCode).toBe(503)
 
+    // One line per refused request, with its cause and no stack: an outage refuses many.
     const refused = lines.find((line) => line.msg.startsWith('request refused'))
-    expect(refused?.err).toMatchObject({
-      type: 'ServiceUnavailableError',
-      message: 'The task store is unavailable; try again shortly: Redis is unreachable',
+    expect(refused).toMatchObject({
+      level: 40,
+      msg: 'request refused: The task store is unavailable; try again shortly',
+      cause: 'Redis is unreachable',
     })
+    expect(refused).not.toHaveProperty('err')
     expect(JSON.stringify(lines)).not.toMatch(IOREDIS_TEXT)
   })
 
