@@ -29,6 +29,7 @@ import {
 } from './http/framework-errors.js'
 import audit, { auditRateLimitHit } from './http/plugins/audit.js'
 import closing from './http/plugins/closing.js'
+import cors from './http/plugins/cors.js'
 import auth, { authorize } from './http/plugins/auth.js'
 import engine from './http/plugins/engine.js'
 import expectContinue from './http/plugins/expect-continue.js'
@@ -189,6 +190,8 @@ export async function buildApp(
   app.setErrorHandler(rootErrorHandler(config.BODY_LIMIT))
   await app.register(expectContinue, { bodyLimit: config.BODY_LIMIT })
   await app.register(requestId)
+  // Before the token check and the limits: a browser's preflight carries no token.
+  if (config.CORS_ORIGINS.length > 0) await app.register(cors, { origins: config.CORS_ORIGINS })
   // First among the preClose hooks, so that requests are refused while the engine drains.
   await app.register(closing)
   await app.register(metricsPlugin, { metrics })

@@ -10,6 +10,7 @@ import { withoutPassword } from './domain/url-password.js'
 import { MAX_DURATION_MS } from './domain/duration.js'
 import { wholeNumberFromText } from './domain/whole-number.js'
 import { databaseProblem } from './store/redis/database.js'
+import { CorsOriginsSetting } from './http/cors-origins.js'
 import { TrustProxySetting } from './http/trust-proxy.js'
 
 export { ConfigError }
@@ -149,6 +150,11 @@ const Settings = z.object({
    * `false`, `true`, a hop count, or comma-separated addresses and ranges (http/trust-proxy.ts).
    */
   TRUST_PROXY: TrustProxySetting,
+  /**
+   * Web origins whose pages may call this agent from a browser: `*`, or exact origins
+   * (`https://app.example.com`), comma-separated (http/cors-origins.ts). Unset: none.
+   */
+  CORS_ORIGINS: CorsOriginsSetting.default([]),
 
   /** Redis for tasks, events and the work queue; unset keeps everything in this process. */
   REDIS_URL: url('redis', 'rediss')

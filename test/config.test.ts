@@ -162,6 +162,27 @@ describe('configuration from the environment', () => {
     }
   })
 
+  it('takes CORS_ORIGINS as * or origins as a browser sends them, and says how to write one', () => {
+    expect(loadConfig({}).CORS_ORIGINS).toEqual([])
+    expect(loadConfig({ CORS_ORIGINS: '*' }).CORS_ORIGINS).toEqual(['*'])
+    expect(
+      loadConfig({ CORS_ORIGINS: 'https://app.example.com, http://localhost:5173' }).CORS_ORIGINS,
+    ).toEqual(['https://app.example.com', 'http://localhost:5173'])
+    const problems = (value: string) => refusal({ CORS_ORIGINS: value }).problems
+    expect(problems('https://app.example.com/')).toEqual([
+      'CORS_ORIGINS: "https://app.example.com/" is not an origin as a browser sends it: write "https://app.example.com" (got "https://app.example.com/")',
+    ])
+    expect(problems('https://App.Example.com:443')).toEqual([
+      'CORS_ORIGINS: "https://App.Example.com:443" is not an origin as a browser sends it: write "https://app.example.com" (got "https://App.Example.com:443")',
+    ])
+    expect(problems('app.example.com')).toEqual([
+      'CORS_ORIGINS: "app.example.com" is not an origin: give scheme://host[:port], e.g. https://app.example.com, or * (got "app.example.com")',
+    ])
+    expect(problems('ftp://files.example.com')).toEqual([
+      'CORS_ORIGINS: "ftp://files.example.com" is not a web origin: it must start with http:// or https:// (got "ftp://files.example.com")',
+    ])
+  })
+
   it('rejects a PUBLIC_URL that is not http or https', () => {
     expect(() => loadConfig({ PUBLIC_URL: 'ftp://example.com' })).toThrow(/PUBLIC_URL/)
   })

@@ -43,7 +43,8 @@ const agentCard: FastifyPluginAsync<AgentCardRoutesOptions> = async (app, option
     AGENT_CARD_PATH,
     { logLevel: 'warn', config: { public: true } },
     async (request, reply) => {
-      reply.header('vary', 'A2A-Version')
+      // Added to, not replacing, the `Vary: Origin` that CORS may have set.
+      reply.header('vary', varyWith(reply.getHeader('vary'), 'A2A-Version'))
       const asked = askedVersionOf(request)
       let version: ProtocolVersion
       try {
@@ -59,3 +60,8 @@ const agentCard: FastifyPluginAsync<AgentCardRoutesOptions> = async (app, option
 }
 
 export default agentCard
+
+/** A `Vary` value that also names `field`. */
+function varyWith(current: unknown, field: string): string {
+  return typeof current === 'string' && current !== '' ? `${current}, ${field}` : field
+}
