@@ -26,8 +26,11 @@ const BODY_LIMIT = 16_384
 
 type Dialect = 'seed' | 'jsonrpc' | 'rest'
 
+/** A method as inject takes it. */
+type Method = NonNullable<InjectOptions['method']>
+
 /** Route templates; `:id` is filled with a known task id, a UUID, or junk. */
-const ROUTES: { method: string; path: string }[] = [
+const ROUTES: { method: Method; path: string }[] = [
   { method: 'GET', path: '/.well-known/agent.json' },
   { method: 'GET', path: '/.well-known/agent-card.json' },
   { method: 'POST', path: '/tasks/send' },
@@ -251,13 +254,13 @@ const printable = (arbitrary: fc.Arbitrary<string | undefined>) =>
 
 /** Valid requests that create tasks, as templates: the near-valid fuzzing mutates one leaf. */
 const TEMPLATES: {
-  method: string
+  method: Method
   url: string
   headers: Record<string, string>
   body: (id: string, messageId: string) => Record<string, unknown>
 }[] = [
   ...['/tasks/send', '/tasks/sendSubscribe'].map((url) => ({
-    method: 'POST',
+    method: 'POST' as const,
     url,
     headers: {},
     body: (id: string) => ({
@@ -274,7 +277,7 @@ const TEMPLATES: {
     }),
   })),
   ...['SendMessage', 'SendStreamingMessage'].map((method) => ({
-    method: 'POST',
+    method: 'POST' as const,
     url: '/a2a/jsonrpc',
     headers: { 'a2a-version': '1.0' },
     body: (_id: string, messageId: string) => ({
@@ -293,7 +296,7 @@ const TEMPLATES: {
     }),
   })),
   ...['message/send', 'message/stream'].map((method) => ({
-    method: 'POST',
+    method: 'POST' as const,
     url: '/a2a/jsonrpc',
     headers: {},
     body: (_id: string, messageId: string) => ({
@@ -312,7 +315,7 @@ const TEMPLATES: {
     }),
   })),
   ...['/a2a/rest/message:send', '/a2a/rest/message:stream'].map((url) => ({
-    method: 'POST',
+    method: 'POST' as const,
     url,
     headers: { 'a2a-version': '1.0' },
     body: (_id: string, messageId: string) => ({
@@ -427,7 +430,7 @@ describe(`fuzzing every route (seed ${SEED})`, () => {
         requestId: printable(header(['ok-1', 'a'.repeat(200)])),
         lastEventId: printable(header(['0-1', 'garbage'])),
       })
-      .map((r): InjectOptions & { method: string; url: string } => {
+      .map((r): InjectOptions & { method: Method; url: string } => {
         const method = r.otherMethod ?? r.route.method
         const url = r.route.path.replace(':id', r.id) + (r.query ?? '')
         const headers: Record<string, string> = {}
@@ -446,7 +449,7 @@ describe(`fuzzing every route (seed ${SEED})`, () => {
       })
 
   /** One request: never 5xx, never hangs, never leaks; errors in the route's dialect format. */
-  async function check(options: InjectOptions & { method: string; url: string }) {
+  async function check(options: InjectOptions & { method: Method; url: string }) {
     let timer: NodeJS.Timeout | undefined
     const hung = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new Error('no answer within 5 s')), 5000)
