@@ -54,6 +54,10 @@ export class TurnContext implements SkillContext {
   }
 
   async progress(text: string): Promise<void> {
+    // A skill in JavaScript may pass anything: what callers would get is checked here.
+    if (typeof text !== 'string') {
+      throw new TypeError(`progress: the text must be a string (got ${describe(text)})`)
+    }
     await this.#apply({
       kind: 'status',
       status: {
@@ -124,6 +128,9 @@ export class TurnContext implements SkillContext {
     return this.writer.report(change)
   }
 }
+
+const describe = (value: unknown): string =>
+  value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value
 
 function missingId(): never {
   throw new TypeError(
