@@ -24,6 +24,19 @@ export function contentOf(parts: readonly Part[]): MessageContent {
   return { text: texts.join('\n'), data, files }
 }
 
+/**
+ * The data input of a task's latest user message: the data of its user messages merged in
+ * order, a later field winning. An answer to input-required thus carries what the task was
+ * given before (what a skill's inputSchema checks, and what it reads as `ctx.input.data`).
+ */
+export function userDataOf(messages: readonly Message[]): Record<string, unknown> {
+  let data: Record<string, unknown> = {}
+  for (const message of messages) {
+    if (message.role === 'user') data = { ...data, ...contentOf(message.parts).data }
+  }
+  return data
+}
+
 /** The agent's side of a conversation turn. */
 export const agentMessage = (messageId: string, parts: Part[]): Message => ({
   messageId,

@@ -5,7 +5,7 @@ import { newId } from '../domain/ids.js'
 import { issueList, plainly } from '../domain/issue-messages.js'
 import type { Artifact, Message, Task } from '../domain/model.js'
 import { now } from '../domain/model.js'
-import { agentMessage, contentOf, textPart } from '../domain/parts.js'
+import { agentMessage, contentOf, textPart, userDataOf } from '../domain/parts.js'
 import type { MessageContent } from '../domain/parts.js'
 import type { ChunkOptions, SkillContext, SkillOutcome } from '../skills/skill.js'
 import { ArtifactInput } from '../skills/skill.js'
@@ -39,7 +39,8 @@ export class TurnContext implements SkillContext {
       role: 'user',
       parts: [],
     }
-    this.input = contentOf(this.message.parts)
+    // Its data is what inputSchema checked: merged over the task's earlier user messages.
+    this.input = { ...contentOf(this.message.parts), data: userDataOf(task.history) }
     this.#artifacts = new Map(task.artifacts.map(({ artifactId }) => [artifactId, false]))
   }
 

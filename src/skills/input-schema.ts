@@ -8,7 +8,7 @@
  * (its text and files are the skill's to read) and is not checked. An answer to an
  * input-required task is checked together with the data its task was given before: its fields
  * are merged over the earlier user messages' data, so an answer need not repeat the required
- * fields, and a field it sends must still match.
+ * fields, and a field it sends must still match. The skill reads that merged data too.
  */
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import type { ErrorObject } from 'ajv'
@@ -16,7 +16,7 @@ import ajvFormats from 'ajv-formats'
 import { SkillInputInvalidError } from '../domain/errors.js'
 import type { JsonSchema } from '../domain/agent.js'
 import type { DataPart, Message } from '../domain/model.js'
-import { contentOf } from '../domain/parts.js'
+import { userDataOf } from '../domain/parts.js'
 
 /**
  * Throws SkillInputInvalidError when the message's data input does not match; `earlier`: the
@@ -67,7 +67,7 @@ export function inputSchemaCompiler(): (
     )
     const check: InputCheck = (message, earlier = []) => {
       if (!message.parts.some((part) => part.kind === 'data')) return
-      if (validate(dataInput(message, earlier))) return
+      if (validate(userDataOf([...earlier, message]))) return
       const error = validate.errors?.[0]
       const { pointer, problem } = violation(error)
       throw new SkillInputInvalidError(skillId, fieldOf(message, pointer), pointer, problem)
@@ -88,16 +88,6 @@ function compileOrExplain(ajv: Ajv2020, schema: JsonSchema) {
       { cause: error },
     )
   }
-}
-
-/** The message's data merged over the data of the user messages before it. */
-function dataInput(message: Message, earlier: readonly Message[]): Record<string, unknown> {
-  const own = contentOf(message.parts).data
-  let data: Record<string, unknown> = {}
-  for (const before of earlier) {
-    if (before.role === 'user') data = { ...data, ...contentOf(before.parts).data }
-  }
-  return earlier.length === 0 ? own : { ...data, ...own }
 }
 
 /** The data input is an object: a schema of another type would refuse every data part. */

@@ -80,7 +80,11 @@ export interface SkillContext {
   readonly contextId: string
   /** The message that started this turn. */
   readonly message: Message
-  /** Its content, flattened. */
+  /**
+   * Its content, flattened: its text and files; `data` is its data parts merged over the data
+   * of the task's earlier user messages (what `inputSchema` checked), so an answer to
+   * input-required carries the fields the task was given before.
+   */
   readonly input: MessageContent
   /** The whole conversation, oldest first; the last entry is `message`. */
   readonly history: readonly Message[]

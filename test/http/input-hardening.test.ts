@@ -25,7 +25,9 @@ const ticketSkill = defineSkill({
     required: ['ticket'],
   },
   execute: async (ctx) =>
-    ctx.history.length === 1 ? ctx.requestInput('anything else?') : ctx.complete('filed'),
+    ctx.history.length === 1
+      ? ctx.requestInput('anything else?')
+      : ctx.complete(`filed ${JSON.stringify(ctx.input.data)}`),
 })
 
 const dataMessage = (data: Record<string, unknown>) => ({
@@ -130,7 +132,21 @@ describe('input hardening', () => {
       const { answer } = await ticketAsking()
       const response = await answer({ priority: 2 })
       expect(response.statusCode).toBe(200)
-      expect(response.json().status.state).toBe('completed')
+      // The skill reads what the schema checked: the answer merged over the earlier data.
+      expect(response.json().status).toMatchObject({
+        state: 'completed',
+        message: { parts: [{ text: 'filed {"ticket":"ABC-1","priority":2}' }] },
+      })
+    })
+
+    it('gives the skill the earlier data with an answer in text alone', async () => {
+      const { id } = await ticketAsking()
+      const response = await app.inject({
+        method: 'POST',
+        url: `/tasks/${id}/send`,
+        payload: { message: { role: 'user', parts: [{ type: 'text', text: 'no' }] } },
+      })
+      expect(response.json().status.message.parts[0].text).toBe('filed {"ticket":"ABC-1"}')
     })
 
     it('answers A2A 1.0 JSON-RPC with -32602 and a BadRequest field violation', async () => {
