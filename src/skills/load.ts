@@ -10,6 +10,7 @@ import { ConfigError } from '../domain/config-error.js'
 import { assertSkill } from './exported-skill.js'
 import { refuseSharedIds, type SkillOrigin } from './shared-ids.js'
 import type { Skill } from './skill.js'
+import { thrownProblem } from './thrown.js'
 
 export const BUNDLED_SKILLS: Readonly<Record<string, Skill>> = {
   'review-pr': reviewPrSkill,
@@ -71,7 +72,7 @@ async function importSkills(specifier: string): Promise<Skill[]> {
     module = (await settled(import(url), specifier)) as Record<string, unknown>
   } catch (error) {
     if (error instanceof ConfigError) throw error
-    const problem = `SKILL_MODULES: cannot load "${specifier}": ${(error as Error).message}`
+    const problem = `SKILL_MODULES: cannot load "${specifier}": ${thrownProblem(error, specifier)}`
     throw Object.assign(new ConfigError([problem]), { cause: error })
   }
   let exported = module.default
@@ -87,7 +88,7 @@ async function importSkills(specifier: string): Promise<Skill[]> {
       exported = await settled(Promise.resolve((exported as () => unknown)()), specifier)
     } catch (error) {
       if (error instanceof ConfigError) throw error
-      const problem = `SKILL_MODULES: the skill factory of "${specifier}" threw: ${(error as Error).message}`
+      const problem = `SKILL_MODULES: the skill factory of "${specifier}" threw: ${thrownProblem(error, specifier)}`
       throw Object.assign(new ConfigError([problem]), { cause: error })
     }
   }

@@ -3,6 +3,8 @@
  * environment as its only input. Checks that it serves, that SIGTERM and SIGINT close it with
  * exit code 0, and that a bad setting stops it with exit code 78 naming the variable.
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it, vi } from 'vitest'
 import { PrivateRedis, hasRedisServer } from '../helpers/private-redis.js'
@@ -238,6 +240,21 @@ describe('node dist/server.js', () => {
       expect(stderr()).toContain(
         `SKILL_MODULES: loading "${specifier}" never finished: its import or its factory awaits something that nothing will ever settle`,
       )
+    }
+  })
+
+  it('exits 78 on a skill module with a syntax error, saying how to find it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'a2a-skills-'))
+    try {
+      const specifier = join(dir, 'syntax.mjs')
+      writeFileSync(specifier, 'export default {\n  id: 1\n  name: 2 }\n')
+      const { child, stderr } = spawnServer({ SKILL_MODULES: specifier })
+      expect(await exited(child, 10_000)).toEqual({ code: 78, signal: null })
+      expect(stderr()).toContain(
+        `SKILL_MODULES: cannot load "${specifier}": SyntaxError: Unexpected identifier 'name' (\`node --check ${specifier}\`, or on the modules it imports, shows where)`,
+      )
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
     }
   })
 

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import { afterEach, describe, expect, it } from 'vitest'
 import { ConfigError } from '../../src/domain/config-error.js'
@@ -88,6 +91,35 @@ describe('plugging in skills', () => {
     await expect(loadSkills([], ['./test/fixtures/bad-timeout-skill.js'])).rejects.toThrow(
       'SKILL_MODULES: "./test/fixtures/bad-timeout-skill.js" exports skill "sloppy" whose timeoutMs is not a whole number from 0 to 2073600000 (24 days)',
     )
+  })
+
+  // A syntax error, which Node reports unlike the test runner, is in test/process/server.test.ts.
+  it('says where a bug in a module is, and shows what was thrown when it is no Error', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'a2a-skills-'))
+    try {
+      const write = (name: string, source: string) => {
+        writeFileSync(join(dir, name), source)
+        return join(dir, name)
+      }
+      const helper = write(
+        'helper.mjs',
+        "export const cities = () => process.env.NOPE.split(',')\n",
+      )
+      const buggy = write('buggy.mjs', "import { cities } from './helper.mjs'\ncities()\n")
+      const text = write('text.mjs', "throw 'missing API key'\n")
+      const object = write('object.mjs', "export default () => { throw { code: 'ENOKEY' } }\n")
+      expect(await problems(loadSkills([], [buggy]))).toEqual([
+        `SKILL_MODULES: cannot load "${buggy}": TypeError: Cannot read properties of undefined (reading 'split') (at ${helper}:1:46)`,
+      ])
+      expect(await problems(loadSkills([], [text]))).toEqual([
+        `SKILL_MODULES: cannot load "${text}": missing API key`,
+      ])
+      expect(await problems(loadSkills([], [object]))).toEqual([
+        `SKILL_MODULES: the skill factory of "${object}" threw: {"code":"ENOKEY"}`,
+      ])
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 
   it('names the module when it cannot be loaded', async () => {
