@@ -5,7 +5,7 @@
 import { fastifySSE as sse } from '@fastify/sse'
 import Fastify from 'fastify'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import type { Logger } from 'pino'
+import type { Logger, stdSerializers } from 'pino'
 import { declareAgent } from './agent.js'
 import { openAuditTrail, taskRecords } from './audit/index.js'
 import { newDevSecret } from './auth/dev-secret.js'
@@ -21,6 +21,7 @@ import { TaskService } from './engine/task-service.js'
 import { clientErrorHandler } from './http/client-errors.js'
 import { MAX_PATH_PARAM_LENGTH } from './http/errors.js'
 import { learnRouteMethods } from './http/route-methods.js'
+import { errSerializer } from './log-serializers.js'
 import { REDACTED, requestSerializer } from './http/log-request.js'
 import {
   frameworkErrorHandler,
@@ -313,7 +314,11 @@ function loggerOptions(config: Config) {
   return {
     level: config.LOG_LEVEL,
     redact: { paths: ['req.headers.authorization', 'req.headers.cookie'], censor: REDACTED },
-    serializers: { req: requestSerializer },
+    serializers: {
+      req: requestSerializer,
+      // Fastify's type asks every error for a stack; pino writes what the serializer returns.
+      err: errSerializer as (error: Error) => ReturnType<typeof stdSerializers.err>,
+    },
   }
 }
 

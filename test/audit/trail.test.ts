@@ -19,9 +19,11 @@ import { AuditTrail } from '../../src/audit/trail.js'
 import { verifyChain } from '../../src/audit/verify.js'
 import { run } from '../../src/cli/commands/audit.js'
 import { MemoryEventLog } from '../../src/store/memory/event-log.js'
+import { connectRedis } from '../../src/store/redis/connection.js'
 import { MemoryTaskStore } from '../../src/store/memory/task-store.js'
 import { sendBody } from '../helpers/bodies.js'
 import { testApp } from '../helpers/app.js'
+import { freePort } from '../helpers/free-port.js'
 import { connectTestRedis, deleteKeysUnder, testPrefix } from '../helpers/redis.js'
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379'
@@ -343,6 +345,27 @@ describe('the Redis sink', () => {
   afterAll(async () => {
     await deleteKeysUnder(redis, prefix)
     await redis.quit()
+  })
+
+  it('fails a write while Redis is unreachable in plain words, not the Redis client’s', async () => {
+    const down = connectRedis(`redis://127.0.0.1:${await freePort()}`, 'audit-test')
+    down.on('error', () => undefined)
+    try {
+      const sink = new RedisAuditSink({ redis: down, prefix, maxLength: 1000 })
+      const entry: AuditEntry = {
+        time: new Date().toISOString(),
+        event: AuditEvent.rateLimitHit,
+        caller: 'someone',
+        outcome: 'limited',
+        details: {},
+      }
+      await expect(sink.append([entry])).rejects.toMatchObject({
+        name: 'RedisUnavailableError',
+        message: 'Redis is unreachable',
+      })
+    } finally {
+      down.disconnect()
+    }
   })
 
   it('re-chains after the head another writer moved, so two writers make one chain', async () => {

@@ -1,7 +1,7 @@
 /** A pino logger that keeps its lines, for tests that assert what the log says. */
 import { Writable } from 'node:stream'
 import { pino } from 'pino'
-import type { Logger } from 'pino'
+import type { Logger, LoggerOptions } from 'pino'
 
 export interface LogLine {
   level: number
@@ -10,7 +10,10 @@ export interface LogLine {
 }
 
 /** A logger at `level` (default `warn`) and the lines it has written. */
-export function keptLog(level = 'warn'): { lines: LogLine[]; logger: Logger } {
+export function keptLog(
+  level = 'warn',
+  options: Omit<LoggerOptions, 'level'> = {},
+): { lines: LogLine[]; logger: Logger } {
   const lines: LogLine[] = []
   const sink = new Writable({
     write(chunk: Buffer, _encoding, done) {
@@ -20,5 +23,5 @@ export function keptLog(level = 'warn'): { lines: LogLine[]; logger: Logger } {
       done()
     },
   })
-  return { lines, logger: pino({ level }, sink) }
+  return { lines, logger: pino({ ...options, level }, sink) }
 }

@@ -8,6 +8,7 @@ import { createServer } from 'node:http'
 import type { Server } from 'node:http'
 import type { FastifyInstance } from 'fastify'
 import { afterEach, describe, expect, it } from 'vitest'
+import { errSerializer } from '../../src/log-serializers.js'
 import { testApp } from '../helpers/app.js'
 import { freePort } from '../helpers/free-port.js'
 import { keptLog } from '../helpers/log.js'
@@ -21,9 +22,9 @@ afterEach(async () => {
   for (const server of servers.splice(0)) server.close()
 })
 
-/** The app on `url`, with every line it logs at warn and above. */
+/** The app on `url`, with every line it logs at warn and above, written as the server's. */
 async function serverOn(url: string): Promise<{ app: FastifyInstance; lines: LogLine[] }> {
-  const { lines, logger } = keptLog()
+  const { lines, logger } = keptLog('warn', { serializers: { err: errSerializer } })
   const app = await testApp(
     {
       REDIS_URL: url,
@@ -62,6 +63,14 @@ describe('the log while Redis is unreachable', () => {
       cause: 'Redis is unreachable',
     })
     expect(refused).not.toHaveProperty('err')
+    // Nor does any other line of the outage carry a stack: each says what happened.
+    expect(lines.find((line) => line.msg === 'Redis is unreachable; reconnecting')).toMatchObject({
+      err: {
+        type: 'RedisUnavailableError',
+        message: expect.stringMatching(/^Redis is unreachable/),
+      },
+    })
+    expect(lines.filter((line) => JSON.stringify(line).includes('"stack"'))).toEqual([])
     expect(JSON.stringify(lines)).not.toMatch(IOREDIS_TEXT)
   })
 

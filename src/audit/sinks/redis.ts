@@ -11,6 +11,7 @@ import { auditKeys } from '../keys.js'
 import type { AuditEntry, ChainHead } from '../record.js'
 import { EMPTY_HEAD } from '../record.js'
 import type { AuditSink } from '../sink.js'
+import { redisFailure } from '../../store/redis/connection.js'
 
 const SCRIPT = 'a2aAuditAppendV1'
 // The build copies src/store/redis/lua/ to dist/store/redis/lua/ (package.json `build`).
@@ -65,7 +66,8 @@ export class RedisAuditSink implements AuditSink {
       } catch (error) {
         // The script may have run with its reply lost; the retry's answer will tell.
         this.#unconfirmed = { hash: last.hash, count: records.length }
-        throw error
+        // An outage in plain words, not the Redis client's ("max retries per request…").
+        throw redisFailure(error)
       }
       const [code, hash, seq] = Array.isArray(reply) ? (reply as unknown[]) : []
       if (code === 1) {

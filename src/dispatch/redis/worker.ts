@@ -35,7 +35,7 @@ import type { EventLog } from '../../store/event-log.js'
 import type { TaskStore } from '../../store/task-store.js'
 import { TransitionRejectedError } from '../../store/task-store.js'
 import type { QueuedTurn, WorkQueue } from '../../store/redis/work-queue.js'
-import { redisUnavailable } from '../../store/redis/connection.js'
+import { redisFailure, redisUnavailable } from '../../store/redis/connection.js'
 
 export interface QueueWorkerOptions {
   queue: WorkQueue
@@ -244,7 +244,7 @@ export class QueueWorker {
         if (this.#closing) break
         // A connection closed for good (a database Redis lacks) was said as such when it closed.
         if (failures++ === 0 && connection.status !== 'end') {
-          log.warn({ err: error }, 'cannot read the work queue; retrying')
+          log.warn({ err: redisFailure(error) }, 'cannot read the work queue; retrying')
         }
         await pause(Math.min(100 * 2 ** failures, 1000))
         continue
@@ -480,7 +480,9 @@ export class QueueWorker {
         .then(
           () => (failing = false),
           (error: unknown) => {
-            if (!failing) this.#options.log.warn({ err: error }, 'work queue upkeep failed')
+            if (!failing) {
+              this.#options.log.warn({ err: redisFailure(error) }, 'work queue upkeep failed')
+            }
             failing = true
           },
         )
