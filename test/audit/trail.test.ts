@@ -357,7 +357,7 @@ describe('the Redis sink', () => {
         event: AuditEvent.rateLimitHit,
         caller: 'someone',
         outcome: 'limited',
-        details: {},
+        details: { method: 'POST', route: '/tasks/send', limit: 'requests', max: 1 },
       }
       await expect(sink.append([entry])).rejects.toMatchObject({
         name: 'RedisUnavailableError',
