@@ -25,7 +25,10 @@ async function main(): Promise<void> {
     closing = true
     app.log.info({ signal }, 'shutting down')
     app.close().then(
-      () => process.exit(0),
+      () => {
+        app.log.info({ signal }, 'stopped')
+        process.exit(0)
+      },
       (error: unknown) => {
         app.log.error({ err: error }, 'shutdown failed')
         process.exit(1)
@@ -35,7 +38,9 @@ async function main(): Promise<void> {
   process.once('SIGTERM', close)
   process.once('SIGINT', close)
 
-  await app.listen({ host: config.HOST, port: config.PORT }).catch((error: unknown) => {
+  // Where this process answers: its probes and metrics are here, whatever PUBLIC_URL says (a
+  // load balancer's address, or the API's, for a worker).
+  const own = await app.listen({ host: config.HOST, port: config.PORT }).catch((error: unknown) => {
     throw listenProblem(error, config) ?? error
   })
   const ready = {
@@ -51,7 +56,7 @@ async function main(): Promise<void> {
     app.log.info(
       ready,
       worker
-        ? `A2A worker ready: runs turns from the work queue; serves ${config.PUBLIC_URL}/readyz and /metrics`
+        ? `A2A worker ready: runs turns from the work queue; serves ${own}/readyz and /metrics`
         : `A2A agent ready: curl ${config.PUBLIC_URL}/.well-known/agent.json`,
     )
   // Ready only once what it needs (Redis) answers; until then the start line says it waits,
@@ -63,7 +68,7 @@ async function main(): Promise<void> {
       { ...ready, unusable: unusable.map((u) => u.name) },
       `A2A ${worker ? 'worker' : 'agent'} started but cannot use ${names}: ${
         worker ? 'it runs no turns, and ' : 'every request that needs it, and '
-      }${config.PUBLIC_URL}/readyz, answer 503 until ${settings} is fixed and the process restarted`,
+      }${own}/readyz, answer 503 until ${settings} is fixed and the process restarted`,
     )
   }
   const first = await unreachableWithin(app, FIRST_CONNECTION_MS, FIRST_POLL_MS)
@@ -74,7 +79,7 @@ async function main(): Promise<void> {
       { ...ready, unreachable: first.unreachable },
       `A2A ${worker ? 'worker' : 'agent'} started, waiting for ${first.unreachable.join(', ')}: ${
         worker ? 'runs turns' : 'serves requests'
-      } once it answers; ${config.PUBLIC_URL}/readyz answers 503 until then`,
+      } once it answers; ${own}/readyz answers 503 until then`,
     )
     void unreachableWithin(app, Infinity, WAITING_POLL_MS).then((left) => {
       if (closing) return

@@ -97,7 +97,7 @@ describe('QueueWorker: its log', () => {
     worker.start()
 
     const line = await lineSaying(lines, 'cannot read the work queue; retrying')
-    expect((line.err as { message: string }).message).toMatch(/: Redis is unreachable/)
+    expect((line.err as { message: string }).message).toMatch(/^Redis is unreachable/)
     expect(JSON.stringify(lines)).not.toMatch(IOREDIS_TEXT)
   })
 
@@ -112,7 +112,7 @@ describe('QueueWorker: its log', () => {
 
       await redis.stop()
       const line = await lineSaying(lines, 'work queue upkeep failed')
-      expect((line.err as { message: string }).message).toMatch(/: Redis is unreachable/)
+      expect((line.err as { message: string }).message).toMatch(/^Redis is unreachable/)
       expect(JSON.stringify(lines)).not.toMatch(IOREDIS_TEXT)
       // Once per outage: its heartbeats (every 200 ms) and reclaim rounds go on failing.
       await new Promise((resolve) => setTimeout(resolve, 2000))
@@ -133,7 +133,10 @@ describe('QueueWorker: its log', () => {
 
     await worker.close(0)
     expect(lines.filter((line) => line.level === 30)).toMatchObject([
-      { msg: 'handed 2 running turns back to the queue for another worker', turns: 2 },
+      {
+        msg: 'handed 2 running turns back to the queue: the next worker to read it runs them from the start',
+        turns: 2,
+      },
     ])
     // Handed back: waiting for any worker, none pending under this one.
     expect(await queue.depth()).toBe(2)

@@ -43,7 +43,10 @@ describe('node dist/server.js', () => {
         REDIS_KEY_PREFIX: prefix,
         ROLE: 'worker',
       })
-      expect(worker).toContain('"msg":"A2A worker ready: runs turns from the work queue; serves')
+      // Its own address, where its probes are, not PUBLIC_URL (the API's).
+      expect(worker).toMatch(
+        /"msg":"A2A worker ready: runs turns from the work queue; serves http:\/\/127\.0\.0\.1:\d+\/readyz and \/metrics"/,
+      )
       expect(worker).not.toContain('agent.json')
     } finally {
       await deleteKeysUnder(redis, prefix)
@@ -72,7 +75,7 @@ describe('node dist/server.js', () => {
         expect(lines().find((line) => line.msg.startsWith('A2A worker started'))).toMatchObject({
           level: 40,
           msg: expect.stringMatching(
-            /^A2A worker started, waiting for redis: runs turns once it answers; http:\/\/localhost:\d+\/readyz answers 503 until then$/,
+            /^A2A worker started, waiting for redis: runs turns once it answers; http:\/\/127\.0\.0\.1:\d+\/readyz answers 503 until then$/,
           ),
         })
         expect(stdout()).not.toContain(' ready')
@@ -150,7 +153,7 @@ describe('node dist/server.js', () => {
           expect.objectContaining({
             level: 50,
             msg: expect.stringMatching(
-              /^A2A agent started but cannot use redis: every request that needs it, and http:\/\/localhost:\d+\/readyz, answer 503 until REDIS_URL is fixed and the process restarted$/,
+              /^A2A agent started but cannot use redis: every request that needs it, and http:\/\/127\.0\.0\.1:\d+\/readyz, answer 503 until REDIS_URL is fixed and the process restarted$/,
             ),
           }),
         )
@@ -193,10 +196,15 @@ describe('node dist/server.js', () => {
     expect(stdout()).not.toContain(secret)
   })
 
-  it('exits with code 0 on SIGTERM', async () => {
-    const { child, stderr } = await startServer()
+  it('exits with code 0 on SIGTERM, saying it has stopped', async () => {
+    const { child, stderr, stdout } = await startServer({ LOG_LEVEL: 'info' })
     child.kill('SIGTERM')
     expect(await exited(child, 5_000), stderr()).toEqual({ code: 0, signal: null })
+    const last = stdout()
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { msg: string })
+    expect(last.slice(-2).map((line) => line.msg)).toEqual(['shutting down', 'stopped'])
   })
 
   it('exits with code 0 on SIGINT', async () => {

@@ -214,7 +214,7 @@ export class QueueWorker {
       if (turns > 0) {
         this.#options.log.info(
           { turns, graceMs },
-          `handed ${turns} running turn${turns === 1 ? '' : 's'} back to the queue for another worker`,
+          `handed ${turns} running turn${turns === 1 ? '' : 's'} back to the queue: the next worker to read it runs ${turns === 1 ? 'it' : 'them'} from the start`,
         )
       }
     }
