@@ -221,7 +221,7 @@ describe('a2a (the built binary)', () => {
     expect(claims.exp - claims.iat).toBe(900)
   })
 
-  it('token says on stderr when it signs with the dev secret, which it picks by itself', async () => {
+  it('token says on stderr when it picks the dev secret or the default caller by itself', async () => {
     const secretFile = join(dir, 'dev-secret-for-token')
     writeFileSync(secretFile, `${'s'.repeat(40)}\n`, { mode: 0o600 })
     const env = { PATH: process.env.PATH ?? '', AUTH_DEV_SECRET_FILE: secretFile }
@@ -230,8 +230,15 @@ describe('a2a (the built binary)', () => {
     expect(fallback.stderr).toBe(
       `a2a token: signed with the dev-mode secret in ${secretFile} (no --secret, no AUTH_JWT_SECRET)\n`,
     )
+    // With a real secret, a token is a real caller's: the default one is named.
     const chosen = await run(cli, ['token'], { env: { ...env, AUTH_JWT_SECRET: 'e'.repeat(40) } })
-    expect(chosen.stderr).toBe('')
+    expect(chosen.stderr).toBe(
+      'a2a token: for the default caller "dev-user" with every skill (a2a:invoke skill:*); name the caller with --sub and its scopes with --scope\n',
+    )
+    const named = await run(cli, ['token', '--sub', 'alice'], {
+      env: { ...env, AUTH_JWT_SECRET: 'e'.repeat(40) },
+    })
+    expect(named.stderr).toBe('')
   })
 
   it('token without any secret exits 78 and says where a secret comes from', async () => {

@@ -38,13 +38,16 @@ const first = (list: string | undefined): string | undefined =>
     .map((item) => item.trim())
     .find(Boolean)
 
+/** The caller a token is for when --sub names none: dev mode's user. */
+const DEFAULT_SUB = 'dev-user'
+
 export async function run(argv: string[], env = process.env): Promise<number> {
   let values
   try {
     ;({ values } = parseArgs({
       args: argv,
       options: {
-        sub: { type: 'string', default: 'dev-user' },
+        sub: { type: 'string' },
         scope: { type: 'string', multiple: true },
         tenant: { type: 'string' },
         ttl: { type: 'string', default: '1h' },
@@ -64,7 +67,7 @@ export async function run(argv: string[], env = process.env): Promise<number> {
     return 0
   }
   // The server refuses a token without a subject, or with an empty tenant.
-  const empty = values.sub.trim() === '' ? 'sub' : values.tenant?.trim() === '' ? 'tenant' : ''
+  const empty = values.sub?.trim() === '' ? 'sub' : values.tenant?.trim() === '' ? 'tenant' : ''
   if (empty) {
     process.stderr.write(`a2a token: --${empty} must not be empty\n`)
     return 64
@@ -112,7 +115,7 @@ export async function run(argv: string[], env = process.env): Promise<number> {
   const issuer = values.issuer ?? first(env.AUTH_JWT_ISSUER)
   const audience = values.audience ?? first(env.AUTH_JWT_AUDIENCE)
   const claims = callerClaims({
-    sub: values.sub,
+    sub: values.sub ?? DEFAULT_SUB,
     scopes: values.scope ?? [INVOKE_SCOPE, ALL_SKILLS_SCOPE],
     ttlSeconds,
     ...(values.tenant !== undefined && { tenant: values.tenant }),
@@ -124,6 +127,11 @@ export async function run(argv: string[], env = process.env): Promise<number> {
     // Said because it is chosen silently: a server started with AUTH_JWT_SECRET refuses it.
     process.stderr.write(
       `a2a token: signed with the dev-mode secret in ${resolve(secretFile)} (no --secret, no AUTH_JWT_SECRET)\n`,
+    )
+  } else if (values.sub === undefined) {
+    // A real secret: the token is a real caller's, whose name and scopes the audit log keeps.
+    process.stderr.write(
+      `a2a token: for the default caller "${DEFAULT_SUB}"${values.scope ? '' : ' with every skill (a2a:invoke skill:*)'}; name the caller with --sub${values.scope ? '' : ' and its scopes with --scope'}\n`,
     )
   }
   process.stdout.write(`${signJwt(claims, { alg: 'HS256', key: secret })}\n`)
