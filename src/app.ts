@@ -128,7 +128,7 @@ export async function buildApp(
       (await loadSkills(config.BUNDLED_SKILLS, config.SKILL_MODULES, { orchestrate })),
     config.DEFAULT_SKILL,
   )
-  for (const warning of skills.warnings) app.log.warn(warning)
+  for (const warning of [...config.SETTING_WARNINGS, ...skills.warnings]) app.log.warn(warning)
   const jwksWarning = plainJwksWarning(config.AUTH_JWKS_URL)
   if (jwksWarning) app.log.warn(jwksWarning)
   const unboundWarning = unboundTokensWarning(config)

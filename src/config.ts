@@ -5,6 +5,7 @@
 import { z } from 'zod'
 import { MIN_SECRET_LENGTH, authSettings, checkAuth } from './auth/settings.js'
 import { ConfigError } from './domain/config-error.js'
+import { nearestName } from './domain/near-name.js'
 import { plainly } from './domain/issue-messages.js'
 import { withoutPassword } from './domain/url-password.js'
 import { MAX_DURATION_MS } from './domain/duration.js'
@@ -264,14 +265,17 @@ export const ConfigSchema = Settings.superRefine(checkAuth)
     AUTH: authSettings(env),
   }))
 
-export type Config = z.infer<typeof ConfigSchema>
+export type Config = z.infer<typeof ConfigSchema> & {
+  /** What the start logs about the environment it was given (see unknownSettings). */
+  SETTING_WARNINGS: string[]
+}
 
 /** Parses the environment; a bad value throws a ConfigError naming each variable. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   // An empty variable means "unset", as in most .env files.
   const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''))
   const result = ConfigSchema.safeParse(present, plainly)
-  if (result.success) return result.data
+  if (result.success) return { ...result.data, SETTING_WARNINGS: unknownSettings(present) }
   throw new ConfigError(
     result.error.issues.map((issue) => {
       const name = issue.path.join('.') || '(environment)'
@@ -280,6 +284,25 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       return `${name}: ${issue.message} (${shown(String(issue.path[0]), value)})`
     }),
   )
+}
+
+/**
+ * A variable no setting has, named like one (`SKILL_MODULE`, `BUNDLE_SKILLS`): most likely a
+ * slip, which would otherwise be ignored in silence. Only upper-case names of six characters
+ * or more are compared, a short one allowed one edit, so the shell's own (HOME, npm's lower-case
+ * ones) never match.
+ */
+function unknownSettings(env: Record<string, string | undefined>): string[] {
+  const known = Object.keys(Settings.shape)
+  const warnings: string[] = []
+  for (const name of Object.keys(env)) {
+    if (!/^[A-Z][A-Z0-9_]{5,}$/.test(name) || Object.hasOwn(Settings.shape, name)) continue
+    const meant = nearestName(name, known, name.length < 8 ? 1 : 2)
+    if (meant !== undefined) {
+      warnings.push(`unknown setting ${name} is ignored; did you mean ${meant}?`)
+    }
+  }
+  return warnings
 }
 
 /**

@@ -183,6 +183,26 @@ describe('configuration from the environment', () => {
     ])
   })
 
+  it('warns of a variable named like a setting, which is otherwise ignored', () => {
+    expect(
+      loadConfig({
+        SKILL_MODULE: './skill.js',
+        BUNDLE_SKILLS: 'echo',
+        LOGLEVEL: 'debug',
+        // Not like any setting, too short, or not upper case: the environment's own.
+        HOME: '/root',
+        HOSTNAME: 'vm',
+        REDIS_PORT: 'tcp://10.0.0.1:6379',
+        npm_config_port: '1',
+      }).SETTING_WARNINGS,
+    ).toEqual([
+      'unknown setting SKILL_MODULE is ignored; did you mean SKILL_MODULES?',
+      'unknown setting BUNDLE_SKILLS is ignored; did you mean BUNDLED_SKILLS?',
+      'unknown setting LOGLEVEL is ignored; did you mean LOG_LEVEL?',
+    ])
+    expect(loadConfig({ SKILL_MODULES: './skill.js' }).SETTING_WARNINGS).toEqual([])
+  })
+
   it('rejects a PUBLIC_URL that is not http or https', () => {
     expect(() => loadConfig({ PUBLIC_URL: 'ftp://example.com' })).toThrow(/PUBLIC_URL/)
   })

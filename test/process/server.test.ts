@@ -33,6 +33,20 @@ describe('node dist/server.js', () => {
     expect(card.skills.map((skill) => skill.id)).toEqual(['review-pr', 'echo'])
   })
 
+  it('warns at start of a variable named like a setting, which it ignores', async () => {
+    const log = await logUntilReady({ SKILL_MODULE: './test/fixtures/greeting-skill.js' })
+    const lines = log
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { level: number; msg: string })
+    expect(lines).toContainEqual(
+      expect.objectContaining({
+        level: 40,
+        msg: 'unknown setting SKILL_MODULE is ignored; did you mean SKILL_MODULES?',
+      }),
+    )
+  })
+
   it('announces what each role serves: the card for an API, the probes for a worker', async () => {
     expect(await logUntilReady({})).toContain('"msg":"A2A agent ready: curl http://localhost:')
     const redis = connectTestRedis()
