@@ -142,7 +142,7 @@ const SERVERS = [
           ...SECURED,
           // Audit records go to stdout (still written, so still measured) rather than to the
           // capped Redis stream, and rate-limit counters expire within a second: the memory
-          // figures below are the tasks' own, and the keys fall back to the work queue alone.
+          // figures below are the tasks' own, and the keys fall back to the work queue's.
           AUDIT_SINK: 'stdout',
           RATE_LIMIT_WINDOW_MS: '1000',
           TASK_RETENTION_SECONDS: String(settings.retentionSeconds),
@@ -475,19 +475,22 @@ async function redisState(ctx) {
  * per finished echo task (what the keys under its prefix gained, by MEMORY USAGE, over a batch
  * of MEMORY_BATCH sent once the load's tasks are gone: used_memory moves with what the
  * allocator and the client buffers give back meanwhile, and has come out below zero); and once
- * those have expired too. Nothing may stay behind but the work queue.
+ * those have expired too. Nothing may stay behind but the work queue and the set of its workers.
  */
+/** The keys an idle Redis-backed server keeps: the work queue and the set of its workers. */
+const QUEUE_KEYS = 2
+
 async function redisMemoryReport(ctx, server, before) {
   const { client } = ctx.redis
   const expiry = settings.retentionSeconds * 1000 + 15_000
   process.stderr.write('ours-redis: waiting for the finished tasks to expire ... ')
   const afterLoad = await redisState(ctx)
-  await drained(client, REDIS_PREFIX, 1, expiry)
+  await drained(client, REDIS_PREFIX, QUEUE_KEYS, expiry)
   const idle = await redisState(ctx)
   process.stderr.write(`done\nours-redis: ${MEMORY_BATCH} tasks for the memory figure ... `)
   await sendEchoTasks(server.url, MEMORY_BATCH, settings.connections)
   const batch = await redisState(ctx)
-  await drained(client, REDIS_PREFIX, 1, expiry)
+  await drained(client, REDIS_PREFIX, QUEUE_KEYS, expiry)
   const afterRetention = await redisState(ctx)
   process.stderr.write('done\n')
   return {

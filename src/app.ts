@@ -140,6 +140,7 @@ export async function buildApp(
   app.addHook('onClose', async () => store.close?.())
   const openStreams = new OpenStreams(config.MAX_STREAMS_PER_CALLER)
   const queuedTurns = backend?.queuedTurns?.bind(backend)
+  const queueWorkers = backend?.queueWorkers?.bind(backend)
   const heldTasks = backend?.heldTasks?.bind(backend)
   const metrics: Metrics | undefined = config.METRICS_ENABLED
     ? new Metrics({
@@ -147,6 +148,7 @@ export async function buildApp(
         skillsOutliving: (): number => runner.outlivingSkills,
         streamsOpen: () => openStreams.total,
         ...(queuedTurns && { queuedTurns }),
+        ...(queueWorkers && { queueWorkers }),
         ...(heldTasks && { heldTasks }),
         ...(trail.enabled && { audit: () => trail.stats() }),
       })

@@ -20,6 +20,8 @@ export interface Backend {
   dispatcher(runner: Runner, tasks: TaskStore): Dispatcher
   /** Turns waiting or running in a work queue shared by every process; absent: no queue. */
   queuedTurns?(): Promise<number>
+  /** Workers that said they read the shared work queue within its visibility timeout. */
+  queueWorkers?(): Promise<number>
   /**
    * How full an in-process store is: tasks held, its maximum (0: none), and the ended tasks it
    * let go early to make room. Absent when tasks live elsewhere.

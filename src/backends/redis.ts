@@ -15,6 +15,7 @@ import type { Config } from '../config.js'
 import { QueueDispatcher } from '../dispatch/redis/queue-dispatcher.js'
 import { ControlChannel } from '../dispatch/redis/control-channel.js'
 import { QueueWorker } from '../dispatch/redis/worker.js'
+import { watchForWorkers } from '../dispatch/redis/worker-watch.js'
 import {
   blockingOptions,
   connectionName,
@@ -115,11 +116,20 @@ export function redisBackend(config: Config & { REDIS_URL: string }, log: Logger
       if (worker) {
         queue.ensureGroup().catch(() => undefined) // the reader creates it later if this fails
         worker.start()
+      } else {
+        const stopWatching = watchForWorkers({
+          queue,
+          visibilityTimeoutMs: config.QUEUE_VISIBILITY_TIMEOUT_MS,
+          log,
+          prefix,
+        })
+        opened.push({ close: stopWatching })
       }
       return dispatcher
     },
 
     queuedTurns: () => queue.depth(),
+    queueWorkers: () => queue.liveWorkers(config.QUEUE_VISIBILITY_TIMEOUT_MS),
 
     async unreachable() {
       if (redis.status !== 'ready') return ['redis']

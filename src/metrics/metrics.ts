@@ -26,6 +26,8 @@ export interface MetricSources {
   streamsOpen?: () => number
   /** Turns waiting or running in the shared work queue (Redis). */
   queuedTurns?: () => Promise<number>
+  /** Workers alive on the shared work queue (Redis only). */
+  queueWorkers?: () => Promise<number>
   /** The audit trail's own counts. */
   audit?: () => { written: number; failures: number; dropped: number; queued: number }
   /** The embedded store's fill (without Redis): see MAX_TASKS_IN_MEMORY. */
@@ -93,7 +95,15 @@ export class Metrics implements TaskObserver {
   readonly #families: Family[]
 
   constructor(sources: MetricSources = {}) {
-    const { turnsRunning, skillsOutliving, queuedTurns, streamsOpen, audit, heldTasks } = sources
+    const {
+      turnsRunning,
+      skillsOutliving,
+      queuedTurns,
+      queueWorkers,
+      streamsOpen,
+      audit,
+      heldTasks,
+    } = sources
     this.#families = [
       this.#tasksCreated,
       this.#statusUpdates,
@@ -127,6 +137,15 @@ export class Metrics implements TaskObserver {
               'Turns waiting or running in the shared work queue (the same in every process)',
               // Redis unreachable: the sample is left out rather than reported as 0.
               () => queuedTurns().catch(() => undefined),
+            ),
+          ]
+        : []),
+      ...(queueWorkers
+        ? [
+            new GaugeFamily(
+              'a2a_queue_workers',
+              'Workers that said they read the shared work queue within its visibility timeout (the same in every process)',
+              () => queueWorkers().catch(() => undefined),
             ),
           ]
         : []),

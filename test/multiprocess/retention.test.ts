@@ -35,13 +35,14 @@ const usedMemory = async (): Promise<number> =>
   Number(/used_memory:(\d+)/.exec(await client.info('memory'))![1])
 
 describe.skipIf(!hasRedisServer)('retention on Redis', () => {
-  it('leaves only the empty work queue once finished tasks have expired, and gives the memory back', async () => {
+  it('leaves only the empty work queue and its workers once finished tasks have expired, and gives the memory back', async () => {
     // Without rate limits: their counters (which expire with their window) would be keys too.
     const server = await start('A', { RATE_LIMIT_MAX: '0' })
-    // The first task creates the queue stream and its group, which stay.
+    // The first task creates the queue stream and its group, which stay, as does the set of
+    // its workers (this one).
     await post(server.url, '/tasks/send', taskFor('echo', 'warm-up'))
     await waitFor('the warm-up task to expire', async () =>
-      (await keysUnder(client, prefix())).length === 1 ? true : undefined,
+      (await keysUnder(client, prefix())).length === 2 ? true : undefined,
     )
     const baseline = await usedMemory()
 
@@ -58,12 +59,14 @@ describe.skipIf(!hasRedisServer)('retention on Redis', () => {
       'the tasks to expire and be swept',
       async () => {
         const keys = await keysUnder(client, prefix())
-        return keys.length === 1 ? keys : undefined
+        return keys.length === 2 ? keys : undefined
       },
       5000,
     )
-    expect(keys).toEqual([`${prefix()}queue:{turns}`])
-    expect(await client.xlen(keys[0]!)).toBe(0)
+    // What stays: the empty work queue, and the set of its workers (this one).
+    expect(keys.sort()).toEqual([`${prefix()}queue:{turns}`, `${prefix()}queue:{turns}:workers`])
+    expect(await client.xlen(`${prefix()}queue:{turns}`)).toBe(0)
+    expect(await client.zcard(`${prefix()}queue:{turns}:workers`)).toBe(1)
     const after = await usedMemory()
     console.log(
       `retention: ${loadedKeys} keys, used_memory ${baseline} → ${loaded} B after 200 tasks → ` +

@@ -82,6 +82,8 @@ const HAND_ON_PAUSE_MS = 1000
 
 /** How long a cancel of a task with no turn here is remembered (see abort). */
 const CANCEL_MEMORY_MS = 10_000
+/** A worker silent for this many visibility timeouts is dropped from the workers' set. */
+const FORGET_WORKER_AFTER = 10
 
 export class QueueWorker {
   readonly #options: QueueWorkerOptions
@@ -163,7 +165,18 @@ export class QueueWorker {
     )
     this.#timers.push(
       this.#every(Math.max(100, Math.floor(visibilityTimeoutMs / 2)), () => this.#reclaim()),
+      // Tells the API processes that a worker reads the queue (a2a_queue_workers, and their
+      // warning when turns wait with none): at once, then every third of the timeout.
+      // Quiet: an outage is said once, by the heartbeat and reclaim rounds.
+      this.#every(Math.max(100, Math.floor(visibilityTimeoutMs / 3)), () => this.#sayAlive(), {
+        quiet: true,
+      }),
     )
+    void this.#sayAlive().catch(() => undefined) // an outage is logged by the timer's rounds
+  }
+
+  #sayAlive(): Promise<void> {
+    return this.#options.queue.seen(this.#options.visibilityTimeoutMs * FORGET_WORKER_AFTER)
   }
 
   /**
@@ -200,6 +213,8 @@ export class QueueWorker {
   async close(graceMs: number): Promise<void> {
     this.#closing = true
     for (const timer of this.#timers.splice(0)) clearInterval(timer)
+    // It reads no more turns: what it hands back waits for another worker.
+    await this.#options.queue.gone().catch(() => undefined)
     this.#slotFreed?.()
     await this.#unblockReader()
     await this.#reading
@@ -470,7 +485,11 @@ export class QueueWorker {
    * failure is logged once per outage: the first of a run of failures of this task (another
    * task succeeding meanwhile, a reclaim round that the outage pauses, says nothing of it).
    */
-  #every(ms: number, task: () => Promise<void>, { whileClosing = false } = {}): NodeJS.Timeout {
+  #every(
+    ms: number,
+    task: () => Promise<void>,
+    { whileClosing = false, quiet = false } = {},
+  ): NodeJS.Timeout {
     let busy = false
     let failing = false
     const timer = setInterval(() => {
@@ -480,7 +499,7 @@ export class QueueWorker {
         .then(
           () => (failing = false),
           (error: unknown) => {
-            if (!failing) {
+            if (!failing && !quiet) {
               this.#options.log.warn({ err: redisFailure(error) }, 'work queue upkeep failed')
             }
             failing = true

@@ -19,6 +19,8 @@
  *   P queue:{turns}:cancel       pub/sub channel: ids of canceled tasks, to every worker
  *   P queue:{turns}:ended:<c>    pub/sub channel: ids of tasks whose turn, dispatched by the
  *                                process with consumer name <c>, has ended
+ *   P queue:{turns}:workers      sorted set: the consumer names of the workers, scored by when
+ *                                each last said it was alive (ms, Redis' clock)
  *
  * Cluster trade-off. A task's two keys share the hash tag `{<taskId>}`, so create and apply are
  * single-slot scripts and tasks spread over the whole cluster. The indexes hold many tasks, so
@@ -68,6 +70,7 @@ export function queueKeys(prefix: string) {
     group: 'workers',
     cancel: `${stream}:cancel`,
     ended: (consumer: string) => `${stream}:ended:${consumer}`,
+    workers: `${stream}:workers`,
   }
 }
 

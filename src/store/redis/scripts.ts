@@ -27,6 +27,8 @@ export const QUEUE_SCRIPT_NAMES = {
   'queue-forget-consumer': 'a2aQueueForgetConsumerV1',
   'queue-ensure': 'a2aQueueEnsureV1',
   'queue-add': 'a2aQueueAddV1',
+  'queue-worker-seen': 'a2aQueueWorkerSeenV1',
+  'queue-workers': 'a2aQueueWorkersV1',
 } as const
 
 type TaskScriptKind = keyof typeof SCRIPT_NAMES
@@ -84,6 +86,8 @@ export function defineQueueScripts(redis: Redis): QueueScripts {
     'queue-forget-consumer': runner('queue-forget-consumer'),
     'queue-ensure': runner('queue-ensure'),
     'queue-add': runner('queue-add'),
+    'queue-worker-seen': runner('queue-worker-seen'),
+    'queue-workers': runner('queue-workers'),
   }
 }
 

@@ -254,6 +254,32 @@ export class WorkQueue {
     await whileReachable(() => this.redis.publish(this.keys.ended(origin), taskId))
   }
 
+  /**
+   * Says this worker is alive (every third of the visibility timeout, while it reads the
+   * queue); a worker silent for `forgetAfterMs` is dropped from the set.
+   */
+  async seen(forgetAfterMs: number): Promise<void> {
+    await whileReachable(() =>
+      this.#scripts['queue-worker-seen'](
+        [this.keys.workers],
+        [this.consumer, String(forgetAfterMs)],
+      ),
+    )
+  }
+
+  /** Takes this worker out of the set, as it stops. */
+  async gone(): Promise<void> {
+    await whileReachable(() => this.redis.zrem(this.keys.workers, this.consumer))
+  }
+
+  /** How many workers said they were alive within the last `withinMs` (the same in every process). */
+  async liveWorkers(withinMs: number): Promise<number> {
+    const count = await whileReachable(() =>
+      this.#scripts['queue-workers']([this.keys.workers], [String(withinMs)]),
+    )
+    return Number(count)
+  }
+
   /** How many turns wait or run (for metrics and the benchmark). */
   depth(): Promise<number> {
     return whileReachable(() => this.redis.xlen(this.keys.stream))
