@@ -351,9 +351,15 @@ export class SkillInputInvalidError extends A2AError {
 export class AuthenticationError extends A2AError {
   readonly code = 'UNAUTHENTICATED'
   readonly challenge: string
-  constructor(message: string, challenge: string) {
+  /**
+   * Why, in words from a fixed set (the `reason` label of a2a_auth_failures_total): the
+   * message itself, unless it names something the request sent (an Authorization scheme).
+   */
+  readonly reason: string
+  constructor(message: string, challenge: string, reason: string = message) {
     super(message)
     this.challenge = challenge
+    this.reason = reason
   }
 }
 

@@ -51,6 +51,23 @@ function missingClaim(message: string): AuthenticationError | undefined {
   return invalidToken(known ?? `The token has no ${claim} claim`)
 }
 
+/**
+ * An Authorization header that carries no Bearer token. Its scheme is named when it looks like
+ * one (`Token`, `Basic`), never more of the header: the rest may be a secret.
+ */
+function wrongScheme(authorization: string | undefined, challenged: string): AuthenticationError {
+  const first = authorization?.trim().split(/\s+/)[0] ?? ''
+  const said =
+    /^[A-Za-z][\w-]{0,19}$/.test(first) && first.toLowerCase() !== 'bearer'
+      ? ` (it uses "${first}")`
+      : first.includes('.') && !/\s/.test(authorization!.trim())
+        ? ' (it has no scheme)'
+        : ''
+  return new AuthenticationError(`${NOT_BEARER}${said}`, challenged, NOT_BEARER)
+}
+
+const NOT_BEARER = 'The Authorization header must be "Bearer <token>"'
+
 /** A request without credentials: the challenge names no error (RFC 6750 §3.1). */
 export const missingCredentials = (): AuthenticationError =>
   new AuthenticationError(
@@ -58,13 +75,19 @@ export const missingCredentials = (): AuthenticationError =>
     challenge(),
   )
 
-export function toAuthError(error: unknown): A2AError {
+/**
+ * What went wrong with a request's token. `authorization`: the request's header, which says
+ * whether a header without a Bearer token was sent at all (`Token <jwt>`, a bare JWT).
+ */
+export function toAuthError(error: unknown, authorization?: string): A2AError {
   if (error instanceof A2AError) return error
   const { code = '', message = '' } = (error ?? {}) as { code?: string; message?: string }
-  if (code === 'FST_JWT_NO_AUTHORIZATION_IN_HEADER') return missingCredentials()
+  if (code === 'FST_JWT_NO_AUTHORIZATION_IN_HEADER') {
+    // Another scheme is no Bearer credential: the bare challenge, as for none (RFC 6750 §3.1).
+    return authorization?.trim() ? wrongScheme(authorization, challenge()) : missingCredentials()
+  }
   if (code === 'FST_JWT_BAD_REQUEST') {
-    const description = 'The Authorization header must be "Bearer <token>"'
-    return new AuthenticationError(description, challenge('invalid_request', description))
+    return wrongScheme(authorization, challenge('invalid_request', NOT_BEARER))
   }
   const known = TOKEN_PROBLEMS[code]
   if (known) return invalidToken(known)

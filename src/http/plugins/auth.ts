@@ -115,7 +115,7 @@ const auth: FastifyPluginAsync<AuthPluginOptions> = async (app, { settings, devS
         caller = callerFrom(claims, settings.tenantClaim)
         verified.set(header, caller, claims.exp)
       } catch (error) {
-        request.authFailure = toAuthError(error)
+        request.authFailure = toAuthError(error, request.headers.authorization)
         return
       }
     }
@@ -133,8 +133,8 @@ const auth: FastifyPluginAsync<AuthPluginOptions> = async (app, { settings, devS
   app.addHook('onError', async (request, reply, error) => {
     if (error instanceof AuthenticationError) {
       reply.header('www-authenticate', error.challenge)
-      // Its message is fixed text that names the problem, never the token.
-      auditAuthFailure(request, error.message)
+      // Its reason is fixed text that names the problem, never the token.
+      auditAuthFailure(request, error.reason)
     } else if (error instanceof PermissionDeniedError) {
       reply.header('www-authenticate', error.challenge)
       auditPermissionDenial(request, { required: [...error.missing], ...error.refused })

@@ -53,7 +53,7 @@ const metricsPlugin: FastifyPluginAsync<MetricsPluginOptions> = async (app, { me
   app.addHook('onError', async (request, _reply, error) => {
     // By the A2A code the caller gets, in whichever dialect: a JSON-RPC error is an HTTP 200.
     metrics.error(toA2AError(error, { bodyLimit: 0 }).code)
-    if (error instanceof AuthenticationError) metrics.authFailure(error.message)
+    if (error instanceof AuthenticationError) metrics.authFailure(error.reason)
     else if (error instanceof PermissionDeniedError) metrics.permissionDenied()
     else if (error instanceof RateLimitedError) metrics.limited(limitOf(request))
     else if (error instanceof CapReachedError) metrics.limited(error.cap)

@@ -186,6 +186,37 @@ describe('JWT auth (HS256 with issuer and audience) on every protected route', (
     expect(said).toEqual(refusals.map(([, description]) => description))
   })
 
+  it('says a header without a Bearer token is one, naming its scheme but none of the rest', async () => {
+    const token = hs256({})
+    // Another scheme is no Bearer credential: the bare challenge (RFC 6750 §3.1).
+    const cases: [string, string, string][] = [
+      [`Token ${token}`, 'The Authorization header must be "Bearer <token>" (it uses "Token")', ''],
+      [
+        'Basic dXNlcjpwYXNz',
+        'The Authorization header must be "Bearer <token>" (it uses "Basic")',
+        '',
+      ],
+      [token, 'The Authorization header must be "Bearer <token>" (it has no scheme)', ''],
+      ['Bearer', 'The Authorization header must be "Bearer <token>"', ''],
+    ]
+    for (const [authorization, description, error] of cases) {
+      const { status, headers, body } = await call(app, PROTECTED_ROUTES[2]!, authorization)
+      expect(status).toBe(401)
+      expect(body.error.message).toBe(description)
+      const challenge = String(headers['www-authenticate'])
+      if (error) expect(challenge).toContain(`error="${error}"`)
+      else expect(challenge).toBe('Bearer realm="a2a"')
+      expect(JSON.stringify(body)).not.toContain(token)
+      expect(JSON.stringify(body)).not.toContain('dXNlcjpwYXNz')
+    }
+    // The metric's reason is the fixed text: a scheme a request makes up adds no series.
+    const metrics = (await app.inject('/metrics')).body
+    expect(metrics).not.toMatch(/a2a_auth_failures_total\{reason="[^"]*it uses/)
+    expect(metrics).toMatch(
+      /a2a_auth_failures_total\{reason="The Authorization header must be \\"Bearer <token>\\""\} \d+/,
+    )
+  })
+
   it.each([
     ['/.well-known/agent.json'],
     ['/.well-known/agent-card.json'],
