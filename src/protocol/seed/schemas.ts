@@ -30,7 +30,13 @@ export const SeedPart = z.discriminatedUnion(
     }),
     z.object({ type: z.literal('file'), file: SeedFile, metadata: Metadata.optional() }),
   ],
-  { error: 'a part has type "text", "data" or "file"' },
+  {
+    // A part in A2A 0.3's shape ({kind: "text"}) is the likely slip: said so.
+    error: (issue) =>
+      typeof (issue.input as { kind?: unknown } | undefined)?.kind === 'string'
+        ? 'a part has type "text", "data" or "file" (these endpoints name it "type"; "kind" is the A2A 0.3 name, used at /a2a/jsonrpc)'
+        : 'a part has type "text", "data" or "file"',
+  },
 )
 export type SeedPart = z.infer<typeof SeedPart>
 

@@ -164,6 +164,20 @@ describe("bad input to the brief's endpoints", () => {
     })
   })
 
+  it('says a part in A2A 0.3’s shape ({kind}) names its type "type" here', async () => {
+    app = await testApp()
+    const body = {
+      ...sendBody('x'),
+      message: { role: 'user', parts: [{ kind: 'text', text: 'hi' }] },
+    }
+    expectError(await post(body), 400, {
+      code: 'INVALID_REQUEST',
+      field: 'message.parts[0].type',
+      message:
+        'message.parts[0].type: a part has type "text", "data" or "file" (these endpoints name it "type"; "kind" is the A2A 0.3 name, used at /a2a/jsonrpc)',
+    })
+  })
+
   it('answers 400 to a message with no parts', async () => {
     app = await testApp()
     const body = { ...sendBody('x'), message: { role: 'user', parts: [] } }
