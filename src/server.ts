@@ -3,6 +3,7 @@
  * SIGTERM/SIGINT (stop intake, drain running turns, then exit). A setting it cannot start
  * with exits 78 (EX_CONFIG) with a message naming it; any other start failure exits 1.
  */
+import { resolve } from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import { buildApp } from './app.js'
 import { devSecretIn } from './auth/dev-secret.js'
@@ -132,15 +133,17 @@ function announceDevMode(
   { secret, secretFile }: { secret: string; secretFile: string },
   log: { warn(object: object, message: string): void },
 ): void {
+  // Where it is, in full: `a2a token` run from another directory looks for it elsewhere.
+  const secretPath = resolve(secretFile)
   log.warn(
-    { auth: 'dev', secretFile },
+    { auth: 'dev', secretFile: secretPath },
     'DEV MODE: tokens are signed with the dev secret in AUTH_DEV_SECRET_FILE; set AUTH_JWT_SECRET, AUTH_JWT_PUBLIC_KEY or AUTH_JWKS_URL for real use',
   )
   const token = devToken(secret)
   process.stderr.write(
     [
       '',
-      `DEV MODE - tokens are signed with the dev secret in ${secretFile} (delete it for a new one).`,
+      `DEV MODE - tokens are signed with the dev secret in ${secretPath} (delete it for a new one).`,
       `Token (1 hour, scopes a2a:invoke skill:*): ${token}`,
       `Try: curl -H "Authorization: Bearer ${token}" ${config.PUBLIC_URL}/a2a/rest/extendedAgentCard`,
       'Mint more with: npx a2a token --sub alice --scope a2a:invoke --scope skill:echo',

@@ -9,7 +9,7 @@ import type { ChildProcess } from 'node:child_process'
 import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { join, relative } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 
@@ -68,13 +68,16 @@ describe('dev mode (no AUTH_* settings, NODE_ENV development)', () => {
     const server = spawnServer({
       NODE_ENV: 'development',
       PORT: String(port),
-      AUTH_DEV_SECRET_FILE: secretFile,
+      // Relative to the directory it starts in; the banner names it in full.
+      AUTH_DEV_SECRET_FILE: relative(root, secretFile),
     })
     const token = await waitFor(
       () => /Token \(1 hour[^)]*\): (\S+)/.exec(server.stderr())?.[1],
       'the dev token',
     )
-    expect(server.stderr()).toContain('DEV MODE')
+    expect(server.stderr()).toContain(
+      `DEV MODE - tokens are signed with the dev secret in ${secretFile} `,
+    )
     expect(server.stderr()).toMatch(/curl -H "Authorization: Bearer \S+" http:\/\/localhost:\d+\//)
     // The structured log says so too, for whoever reads the logs rather than the terminal.
     await waitFor(() => (server.stdout().includes('DEV MODE') ? true : undefined), 'the log line')
