@@ -172,7 +172,8 @@ export class QueueWorker {
         quiet: true,
       }),
     )
-    void this.#sayAlive().catch(() => undefined) // an outage is logged by the timer's rounds
+    // At once; an outage is logged by the heartbeat and reclaim rounds.
+    void this.#sayAlive().catch(() => undefined)
   }
 
   #sayAlive(): Promise<void> {

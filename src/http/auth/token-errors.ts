@@ -56,11 +56,12 @@ function missingClaim(message: string): AuthenticationError | undefined {
  * one (`Token`, `Basic`), never more of the header: the rest may be a secret.
  */
 function wrongScheme(authorization: string | undefined, challenged: string): AuthenticationError {
-  const first = authorization?.trim().split(/\s+/)[0] ?? ''
+  const header = authorization?.trim() ?? ''
+  const first = header.split(/\s+/)[0]!
   const said =
     /^[A-Za-z][\w-]{0,19}$/.test(first) && first.toLowerCase() !== 'bearer'
       ? ` (it uses "${first}")`
-      : first.includes('.') && !/\s/.test(authorization!.trim())
+      : header.includes('.') && !/\s/.test(header)
         ? ' (it has no scheme)'
         : ''
   return new AuthenticationError(`${NOT_BEARER}${said}`, challenged, NOT_BEARER)

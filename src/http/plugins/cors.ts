@@ -9,7 +9,7 @@ import type { FastifyPluginAsync } from 'fastify'
 import fp from 'fastify-plugin'
 
 /** Response headers a page may read besides the CORS-safelisted ones. */
-export const EXPOSED_HEADERS = [
+const EXPOSED_HEADERS = [
   'allow',
   'etag',
   'location',
@@ -25,7 +25,7 @@ export const EXPOSED_HEADERS = [
 const METHODS = ['GET', 'HEAD', 'POST', 'DELETE']
 
 /** How long a browser may reuse a preflight's answer (seconds). */
-export const PREFLIGHT_MAX_AGE_SECONDS = 600
+const PREFLIGHT_MAX_AGE_SECONDS = 600
 
 export interface CorsOptions {
   /** `['*']`, or exact origins (see cors-origins.ts). */
