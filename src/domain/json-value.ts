@@ -2,7 +2,8 @@
  * Whether a value a skill hands over can travel as JSON as it is. JSON.stringify throws on a
  * BigInt or a cycle, and quietly changes other values (a Map becomes `{}`, NaN `null`, a
  * function vanishes): a skill in JavaScript may pass any of them, and the task would be stored
- * with what no reader can serialize, or with what the skill did not send.
+ * with what no reader can serialize, or with what the skill did not send. Every artifact and
+ * outcome is walked, so the walk allocates nothing unless it finds a problem.
  */
 
 /** Deeper than this is refused rather than walked (a skill's output, not an attack surface). */
@@ -17,51 +18,63 @@ export interface JsonProblem {
 
 /** The first place in `value` that JSON cannot carry as it is; undefined when there is none. */
 export function jsonProblem(value: unknown): JsonProblem | undefined {
-  const path: (string | number)[] = []
-  const enclosing = new Set<object>()
-
-  const visit = (at: unknown): string | undefined => {
-    switch (typeof at) {
-      case 'string':
-      case 'boolean':
-      case 'undefined':
-        // An undefined member is left out, as JSON.stringify does; nothing to report.
-        return undefined
-      case 'number':
-        return Number.isFinite(at)
-          ? undefined
-          : `is ${String(at)}, which JSON cannot carry (it would arrive as null)`
-      case 'bigint':
-        return 'is a BigInt, which JSON cannot carry; convert it (String(value), or Number(value) when it fits)'
-      case 'function':
-      case 'symbol':
-        return `is a ${typeof at}, which JSON cannot carry`
-    }
-    if (at === null) return undefined
-    const object = at as object
-    // A Date (or any value with toJSON) says itself how it is written.
-    if (typeof (object as { toJSON?: unknown }).toJSON === 'function') return undefined
-    if (object instanceof Map || object instanceof Set) {
-      return `is a ${object instanceof Map ? 'Map' : 'Set'}, which JSON writes as {}; convert it (${object instanceof Map ? 'Object.fromEntries(value)' : '[...value]'})`
-    }
-    if (enclosing.has(object)) {
-      return 'refers back to an object that contains it (a cycle), which JSON cannot carry'
-    }
-    if (enclosing.size >= MAX_DEPTH) return `is nested deeper than ${MAX_DEPTH} levels`
-    enclosing.add(object)
-    const entries: [string | number, unknown][] = Array.isArray(object)
-      ? object.map((item, index) => [index, item])
-      : Object.entries(object)
-    for (const [key, item] of entries) {
-      path.push(key)
-      const problem = visit(item)
-      if (problem !== undefined) return problem
-      path.pop()
-    }
-    enclosing.delete(object)
-    return undefined
-  }
-
-  const message = visit(value)
-  return message === undefined ? undefined : { path, message }
+  return problemIn(value, [])
 }
+
+/** `value`'s first problem, its path built on the way back up; `enclosing`: its containers. */
+function problemIn(value: unknown, enclosing: object[]): JsonProblem | undefined {
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+    case 'undefined':
+      // An undefined member is left out, as JSON.stringify does; nothing to report.
+      return undefined
+    case 'number':
+      return Number.isFinite(value)
+        ? undefined
+        : at(`is ${String(value)}, which JSON cannot carry (it would arrive as null)`)
+    case 'bigint':
+      return at(
+        'is a BigInt, which JSON cannot carry; convert it (String(value), or Number(value) when it fits)',
+      )
+    case 'function':
+    case 'symbol':
+      return at(`is a ${typeof value}, which JSON cannot carry`)
+  }
+  if (value === null) return undefined
+  const object = value as object
+  // A Date (or any value with toJSON) says itself how it is written.
+  if (typeof (object as { toJSON?: unknown }).toJSON === 'function') return undefined
+  if (object instanceof Map) {
+    return at('is a Map, which JSON writes as {}; convert it (Object.fromEntries(value))')
+  }
+  if (object instanceof Set) return at('is a Set, which JSON writes as {}; convert it ([...value])')
+  if (enclosing.includes(object)) {
+    return at('refers back to an object that contains it (a cycle), which JSON cannot carry')
+  }
+  if (enclosing.length >= MAX_DEPTH) return at(`is nested deeper than ${MAX_DEPTH} levels`)
+  enclosing.push(object)
+  let problem: JsonProblem | undefined
+  if (Array.isArray(object)) {
+    for (let i = 0; i < object.length && !problem; i++) {
+      problem = problemIn(object[i], enclosing)
+      problem?.path.unshift(i)
+    }
+  } else {
+    for (const key of Object.keys(object)) {
+      problem = problemIn((object as Record<string, unknown>)[key], enclosing)
+      if (problem) {
+        problem.path.unshift(key)
+        break
+      }
+    }
+  }
+  enclosing.pop()
+  return problem
+}
+
+const at = (message: string): JsonProblem => ({ path: [], message })
+
+/** A problem as the skill's own call reports it: `parts.0.data.n: is a BigInt, …`. */
+export const describeJsonProblem = ({ path, message }: JsonProblem): string =>
+  path.length === 0 ? message : `${path.join('.')}: ${message}`

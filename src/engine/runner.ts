@@ -11,6 +11,7 @@ import { newId } from '../domain/ids.js'
 import type { Message, Task, TaskState } from '../domain/model.js'
 import { now } from '../domain/model.js'
 import { issueList, plainly } from '../domain/issue-messages.js'
+import { describeJsonProblem, jsonProblem } from '../domain/json-value.js'
 import { agentMessage, textPart } from '../domain/parts.js'
 import { SkillOutcome } from '../skills/skill.js'
 import type { SkillRegistry } from '../skills/registry.js'
@@ -205,10 +206,18 @@ const internalError = (): SkillOutcome => ({
  */
 function outcomeOf(result: unknown, context: { log: Logger }): SkillOutcome {
   if (result === undefined) return { state: 'completed' }
-  const outcome = SkillOutcome.safeParse(result, plainly)
-  if (outcome.success) return outcome.data
+  // What JSON cannot carry would be stored, and fail every read of the task (json-value.ts).
+  const notJson = jsonProblem(result)
+  let problem: string
+  if (notJson === undefined) {
+    const outcome = SkillOutcome.safeParse(result, plainly)
+    if (outcome.success) return outcome.data
+    problem = issueList(outcome.error, '(outcome)', 3)
+  } else {
+    problem = describeJsonProblem(notJson)
+  }
   context.log.error(
-    { outcome: issueList(outcome.error, '(outcome)', 3) },
+    { outcome: problem },
     'skill returned something that is not an outcome (use ctx.complete, ctx.fail, …)',
   )
   return internalError()

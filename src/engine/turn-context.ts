@@ -3,6 +3,7 @@ import type { Logger } from 'pino'
 import type { TaskChange } from '../domain/events.js'
 import { newId } from '../domain/ids.js'
 import { issueList, plainly } from '../domain/issue-messages.js'
+import { describeJsonProblem, jsonProblem } from '../domain/json-value.js'
 import type { Artifact, Message, Task } from '../domain/model.js'
 import { now } from '../domain/model.js'
 import { agentMessage, contentOf, textPart, userDataOf } from '../domain/parts.js'
@@ -71,7 +72,10 @@ export class TurnContext implements SkillContext {
   }
 
   async emitArtifact(artifact: ArtifactInput, chunk: ChunkOptions = {}): Promise<string> {
-    // A skill in JavaScript may pass anything: a wrong part fails here, in the skill's own call.
+    // A skill in JavaScript may pass anything: a wrong part, or what JSON cannot carry (which
+    // would fail every read of the task), fails here, in the skill's own call.
+    const notJson = jsonProblem(artifact)
+    if (notJson) throw new TypeError(`emitArtifact: ${describeJsonProblem(notJson)}`)
     const checked = ArtifactInput.safeParse(artifact, plainly)
     if (!checked.success) {
       throw new TypeError(`emitArtifact: ${issueList(checked.error, '(artifact)', 3)}`)

@@ -8,7 +8,6 @@ import { z } from 'zod'
 import type { MessageContent } from '../domain/parts.js'
 import type { SkillCard } from '../domain/agent.js'
 import type { Message } from '../domain/model.js'
-import { jsonProblem } from '../domain/json-value.js'
 import { Metadata, Part } from '../domain/model.js'
 
 export type { JsonSchema, SkillCard } from '../domain/agent.js'
@@ -24,22 +23,6 @@ export interface ChunkOptions {
   lastChunk?: boolean
 }
 
-/**
- * What a skill hands over must travel as JSON as it is (domain/json-value.ts): a BigInt or a
- * cycle in a data part would be stored, and then fail every read of the task. Checked on the
- * value as given, before `schema` copies it, so that a problem's path is the skill's own.
- */
-const asJson = <T extends z.ZodType>(schema: T) =>
-  z
-    .unknown()
-    .superRefine((value, context) => {
-      const problem = jsonProblem(value)
-      if (problem) {
-        context.addIssue({ code: 'custom', path: problem.path, message: problem.message })
-      }
-    })
-    .pipe(schema)
-
 const Parts = z.array(Part)
 
 /**
@@ -47,32 +30,28 @@ const Parts = z.array(Part)
  * returns against this (a skill in JavaScript may return anything), and fails the task, with
  * the reason in the log, when it is something else.
  */
-export const SkillOutcome = asJson(
-  z.discriminatedUnion('state', [
-    z.object({ state: z.literal('completed'), message: Parts.optional() }),
-    z.object({ state: z.literal('input-required'), message: Parts }),
-    z.object({ state: z.literal('failed'), message: Parts }),
-    z.object({ state: z.literal('rejected'), message: Parts }),
-    /**
-     * A direct reply: the answer is this message, not a task. The task completes with it; dialects
-     * of A2A 0.2+ answer a blocking send with the message alone when the turn emitted no artifact.
-     */
-    z.object({ state: z.literal('message'), message: Parts }),
-  ]),
-)
+export const SkillOutcome = z.discriminatedUnion('state', [
+  z.object({ state: z.literal('completed'), message: Parts.optional() }),
+  z.object({ state: z.literal('input-required'), message: Parts }),
+  z.object({ state: z.literal('failed'), message: Parts }),
+  z.object({ state: z.literal('rejected'), message: Parts }),
+  /**
+   * A direct reply: the answer is this message, not a task. The task completes with it; dialects
+   * of A2A 0.2+ answer a blocking send with the message alone when the turn emitted no artifact.
+   */
+  z.object({ state: z.literal('message'), message: Parts }),
+])
 export type SkillOutcome = z.infer<typeof SkillOutcome>
 
 /** What a skill emits as an artifact; checked as it emits it (`ctx.emitArtifact`). */
-export const ArtifactInput = asJson(
-  z.object({
-    /** Needed to append chunks to an artifact emitted earlier; generated when absent. */
-    artifactId: z.string().optional(),
-    name: z.string().optional(),
-    description: z.string().optional(),
-    parts: Parts,
-    metadata: Metadata.optional(),
-  }),
-)
+export const ArtifactInput = z.object({
+  /** Needed to append chunks to an artifact emitted earlier; generated when absent. */
+  artifactId: z.string().optional(),
+  name: z.string().optional(),
+  description: z.string().optional(),
+  parts: Parts,
+  metadata: Metadata.optional(),
+})
 export type ArtifactInput = z.infer<typeof ArtifactInput>
 
 export interface SkillContext {
