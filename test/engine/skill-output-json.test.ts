@@ -13,31 +13,14 @@ import { testApp } from '../helpers/app.js'
 import { sendBody } from '../helpers/bodies.js'
 import { rpc } from '../helpers/jsonrpc.js'
 import { keptLog } from '../helpers/log.js'
-import { connectTestRedis, deleteKeysUnder, testPrefix } from '../helpers/redis.js'
+import { useBackends } from '../helpers/redis.js'
 
+const backends = useBackends()
 let app: FastifyInstance | undefined
-const cleanups: (() => Promise<unknown>)[] = []
 afterEach(async () => {
   await app?.close()
   app = undefined
-  for (const cleanup of cleanups.splice(0)) await cleanup()
 })
-
-const backends: [string, () => Record<string, string>][] = [
-  ['in memory', () => ({})],
-  [
-    'on Redis',
-    () => {
-      const prefix = testPrefix()
-      const redis = connectTestRedis()
-      cleanups.push(async () => {
-        await deleteKeysUnder(redis, prefix)
-        await redis.quit()
-      })
-      return { REDIS_URL: 'redis://127.0.0.1:6379', REDIS_KEY_PREFIX: prefix }
-    },
-  ],
-]
 
 const circular = () => {
   const value: Record<string, unknown> = { a: 1 }

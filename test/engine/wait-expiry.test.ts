@@ -7,14 +7,13 @@ import type { FastifyInstance } from 'fastify'
 import { afterEach, describe, expect, it } from 'vitest'
 import { testApp } from '../helpers/app.js'
 import { sendBody } from '../helpers/bodies.js'
-import { connectTestRedis, deleteKeysUnder, testPrefix } from '../helpers/redis.js'
+import { useBackends } from '../helpers/redis.js'
 
+const backends = useBackends()
 let app: FastifyInstance | undefined
-const cleanups: (() => Promise<unknown>)[] = []
 afterEach(async () => {
   await app?.close()
   app = undefined
-  for (const cleanup of cleanups.splice(0)) await cleanup()
 })
 
 /** A diff whose language the review cannot tell: the task waits for the user's answer. */
@@ -26,22 +25,6 @@ async function send(server: FastifyInstance, url: string, body: unknown) {
   expect(response.statusCode).toBe(200)
   return response.json<{ status: { state: string } }>()
 }
-
-const backends: [string, () => Record<string, string>][] = [
-  ['in memory', () => ({})],
-  [
-    'on Redis',
-    () => {
-      const prefix = testPrefix()
-      const redis = connectTestRedis()
-      cleanups.push(async () => {
-        await deleteKeysUnder(redis, prefix)
-        await redis.quit()
-      })
-      return { REDIS_URL: 'redis://127.0.0.1:6379', REDIS_KEY_PREFIX: prefix }
-    },
-  ],
-]
 
 describe.each(backends)('INPUT_TIMEOUT_SECONDS, %s', (_name, settings) => {
   it('fails a task left waiting for input, and leaves one answered in time', async () => {

@@ -29,6 +29,35 @@ export async function deleteKeysUnder(redis: Redis, prefix: string): Promise<voi
   if (keys.length > 0) await redis.unlink(...keys)
 }
 
+/**
+ * Registers the hooks of a test file whose tests run the app both in memory and on the real
+ * Redis, and returns the two for `describe.each`: a name, and the settings of a test app (on
+ * Redis, a fresh key prefix whose keys are deleted after each test). Call it before the file's
+ * own afterEach: hooks after a test run last-registered first, so the app closes before.
+ */
+export function useBackends(): [name: string, settings: () => Record<string, string>][] {
+  const cleanups: (() => Promise<unknown>)[] = []
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0)) await cleanup()
+  })
+  const onRedis = (): Record<string, string> => {
+    const prefix = testPrefix()
+    const redis = connectTestRedis()
+    cleanups.push(async () => {
+      await deleteKeysUnder(redis, prefix)
+      await redis.quit()
+    })
+    return {
+      REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+      REDIS_KEY_PREFIX: prefix,
+    }
+  }
+  return [
+    ['in memory', () => ({})],
+    ['on Redis', onRedis],
+  ]
+}
+
 export type TestRedisStore = ReturnType<typeof createRedisStore> & { prefix: string }
 
 /**
