@@ -9,29 +9,20 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { testApp } from '../helpers/app.js'
 import { sendBody } from '../helpers/bodies.js'
 import { keptLog } from '../helpers/log.js'
-import { connectTestRedis, deleteKeysUnder, testPrefix } from '../helpers/redis.js'
+import { useRedisSettings } from '../helpers/redis.js'
 
+const onRedis = useRedisSettings()
 const apps: FastifyInstance[] = []
-const cleanups: (() => Promise<unknown>)[] = []
 afterEach(async () => {
   for (const app of apps.splice(0)) await app.close()
-  for (const cleanup of cleanups.splice(0)) await cleanup()
 })
 
-function sharedRedis(): Record<string, string> {
-  const prefix = testPrefix()
-  const redis = connectTestRedis()
-  cleanups.push(async () => {
-    await deleteKeysUnder(redis, prefix)
-    await redis.quit()
-  })
-  return {
-    REDIS_URL: 'redis://127.0.0.1:6379',
-    REDIS_KEY_PREFIX: prefix,
-    QUEUE_VISIBILITY_TIMEOUT_MS: '500',
-    SEND_WAIT_MS: '100',
-  }
-}
+/** One server's settings: its own prefix, a short visibility timeout and send wait. */
+const sharedRedis = (): Record<string, string> => ({
+  ...onRedis(),
+  QUEUE_VISIBILITY_TIMEOUT_MS: '500',
+  SEND_WAIT_MS: '100',
+})
 
 const gauge = async (app: FastifyInstance, name: string) =>
   Number(new RegExp(`^${name} (\\d+)$`, 'm').exec((await app.inject('/metrics')).body)?.[1])

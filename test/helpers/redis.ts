@@ -30,17 +30,17 @@ export async function deleteKeysUnder(redis: Redis, prefix: string): Promise<voi
 }
 
 /**
- * Registers the hooks of a test file whose tests run the app both in memory and on the real
- * Redis, and returns the two for `describe.each`: a name, and the settings of a test app (on
- * Redis, a fresh key prefix whose keys are deleted after each test). Call it before the file's
- * own afterEach: hooks after a test run last-registered first, so the app closes before.
+ * Registers the hooks of a test file whose apps run on the real Redis, and returns what makes
+ * the settings of one (a fresh key prefix, whose keys are deleted after each test). Call it
+ * before the file's own afterEach: hooks after a test run last-registered first, so the apps
+ * close before their keys go.
  */
-export function useBackends(): [name: string, settings: () => Record<string, string>][] {
+export function useRedisSettings(): () => Record<string, string> {
   const cleanups: (() => Promise<unknown>)[] = []
   afterEach(async () => {
     for (const cleanup of cleanups.splice(0)) await cleanup()
   })
-  const onRedis = (): Record<string, string> => {
+  return () => {
     const prefix = testPrefix()
     const redis = connectTestRedis()
     cleanups.push(async () => {
@@ -52,9 +52,16 @@ export function useBackends(): [name: string, settings: () => Record<string, str
       REDIS_KEY_PREFIX: prefix,
     }
   }
+}
+
+/**
+ * The app in memory and on the real Redis, for `describe.each`: a name, and its settings (see
+ * useRedisSettings, whose hooks this registers; call it as early).
+ */
+export function useBackends(): [name: string, settings: () => Record<string, string>][] {
   return [
     ['in memory', () => ({})],
-    ['on Redis', onRedis],
+    ['on Redis', useRedisSettings()],
   ]
 }
 
