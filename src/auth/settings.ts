@@ -23,6 +23,7 @@ export const ASYMMETRIC_ALGORITHMS = [
 
 interface AuthEnv {
   NODE_ENV: string
+  ROLE: string
   AUTH_JWT_SECRET?: string | undefined
   AUTH_JWT_PUBLIC_KEY?: string | undefined
   AUTH_JWKS_URL?: string | undefined
@@ -40,6 +41,11 @@ export type AuthKeySource =
   | { mode: 'jwks'; jwksUrl: string }
   /** No settings, not production: the server makes a secret at start (see src/auth/dev-secret.ts). */
   | { mode: 'dev'; secretFile: string }
+  /**
+   * No settings, a production worker: it serves only the probes and the metrics, which are
+   * public, so it needs no key and verifies no token (every other path is refused 401).
+   */
+  | { mode: 'none' }
 
 export type AuthSettings = AuthKeySource & {
   algorithms: string[]
@@ -118,10 +124,10 @@ export function checkAuth(env: AuthEnv, context: z.RefinementCtx): void {
     issue(set[1]!, `set only one of ${SOURCES.join(', ')} (also set: ${set[0]!})`)
     return
   }
-  if (set.length === 0 && env.NODE_ENV === 'production') {
+  if (set.length === 0 && env.NODE_ENV === 'production' && env.ROLE !== 'worker') {
     issue(
       'AUTH_JWT_SECRET',
-      `production needs token verification: set one of ${SOURCES.join(', ')} (dev mode, with its dev secret, runs only when NODE_ENV is not production)`,
+      `production needs token verification: set one of ${SOURCES.join(', ')} (dev mode, with its dev secret, runs only when NODE_ENV is not production; a worker, ROLE=worker, needs none)`,
     )
     return
   }
@@ -169,5 +175,7 @@ export function authSettings(env: AuthEnv): AuthSettings {
   }
   if (env.AUTH_JWKS_URL !== undefined)
     return { mode: 'jwks', jwksUrl: env.AUTH_JWKS_URL, ...common }
+  // checkAuth lets a production process without a key start only as a worker.
+  if (env.NODE_ENV === 'production') return { mode: 'none', ...common }
   return { mode: 'dev', secretFile: env.AUTH_DEV_SECRET_FILE, ...common }
 }

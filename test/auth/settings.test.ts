@@ -54,6 +54,15 @@ describe('AUTH_* settings', () => {
     })
   })
 
+  it('lets a production worker start without a key: it verifies no tokens', () => {
+    const { AUTH } = loadConfig({
+      NODE_ENV: 'production',
+      ROLE: 'worker',
+      REDIS_URL: 'redis://127.0.0.1:6379',
+    })
+    expect(AUTH.mode).toBe('none')
+  })
+
   it.each([
     [{ NODE_ENV: 'production' }, /- AUTH_JWT_SECRET: production needs token verification/],
     [{ AUTH_JWT_SECRET: 'short' }, /AUTH_JWT_SECRET: must be at least 32 characters/],

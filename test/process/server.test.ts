@@ -9,6 +9,7 @@ import { join } from 'node:path'
 import { describe, expect, it, vi } from 'vitest'
 import { PrivateRedis, hasRedisServer } from '../helpers/private-redis.js'
 import { connectTestRedis, deleteKeysUnder, testPrefix } from '../helpers/redis.js'
+import { bearer } from '../helpers/auth.js'
 import { exited, root, useServerProcesses } from '../helpers/server-process.js'
 
 const { spawnServer, startServer } = useServerProcesses()
@@ -66,6 +67,42 @@ describe('node dist/server.js', () => {
       await deleteKeysUnder(redis, prefix)
       redis.disconnect()
     }
+  })
+
+  it('runs a production worker without a key: its probes answer, nothing else does', async () => {
+    const redis = connectTestRedis()
+    const prefix = testPrefix()
+    try {
+      // An empty variable is unset: no AUTH_* at all, as a worker's environment may be.
+      const { url } = await startServer({
+        AUTH_JWT_SECRET: '',
+        ROLE: 'worker',
+        REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+        REDIS_KEY_PREFIX: prefix,
+      })
+      await vi.waitFor(async () => expect((await fetch(`${url}/readyz`)).status).toBe(200), {
+        timeout: 5_000,
+      })
+      expect((await fetch(`${url}/metrics`)).status).toBe(200)
+      const refused = await fetch(`${url}/tasks/00000000-0000-4000-8000-000000000000`, {
+        headers: { authorization: bearer() },
+      })
+      expect(refused.status).toBe(401)
+      expect(((await refused.json()) as { error: { message: string } }).error.message).toBe(
+        'This process verifies no tokens: it is a worker (ROLE=worker) without AUTH_* settings, which serves only /healthz, /readyz and /metrics',
+      )
+    } finally {
+      await deleteKeysUnder(redis, prefix)
+      redis.disconnect()
+    }
+  })
+
+  it('still refuses to start an API process in production without a key', async () => {
+    const { child, stderr } = spawnServer({ AUTH_JWT_SECRET: '', ROLE: 'all' })
+    expect(await exited(child, 5_000)).toEqual({ code: 78, signal: null })
+    expect(stderr()).toContain(
+      'AUTH_JWT_SECRET: production needs token verification: set one of AUTH_JWT_SECRET, AUTH_JWT_PUBLIC_KEY, AUTH_JWKS_URL',
+    )
   })
 
   it.skipIf(!hasRedisServer)(

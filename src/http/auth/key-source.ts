@@ -29,7 +29,10 @@ const JWKS_CACHE_MAX = 100
  */
 export const JWKS_MISS_COOLDOWN_MS = 1000
 
-export function keyFor(settings: AuthSettings, devSecret: string): string | KeyResolver {
+export function keyFor(
+  settings: Exclude<AuthSettings, { mode: 'none' }>,
+  devSecret: string,
+): string | KeyResolver {
   switch (settings.mode) {
     case 'secret':
       return settings.secret

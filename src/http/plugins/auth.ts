@@ -13,7 +13,7 @@
  * whichever layer threw (a skill's scope is checked by the engine).
  */
 import fastifyJwt from '@fastify/jwt'
-import type { FastifyPluginAsync } from 'fastify'
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify'
 import fp from 'fastify-plugin'
 import type { Logger } from 'pino'
 import type { AuthSettings } from '../../auth/settings.js'
@@ -22,7 +22,7 @@ import { ADMIN_SCOPE, INVOKE_SCOPE, missingScopes } from '../../domain/caller.js
 import type { A2AError } from '../../domain/errors.js'
 import { AuthenticationError, PermissionDeniedError } from '../../domain/errors.js'
 import { keyFor } from '../auth/key-source.js'
-import { invalidToken, missingCredentials, toAuthError } from '../auth/token-errors.js'
+import { challenge, invalidToken, missingCredentials, toAuthError } from '../auth/token-errors.js'
 import { VerifiedTokens } from '../auth/verified-tokens.js'
 import { auditAuthFailure, auditPermissionDenial } from './audit.js'
 
@@ -68,32 +68,7 @@ function callerFrom(claims: Record<string, unknown>, tenantClaim: string): Calle
 }
 
 const auth: FastifyPluginAsync<AuthPluginOptions> = async (app, { settings, devSecret }) => {
-  const secret = keyFor(settings, devSecret)
-  await app.register(fastifyJwt, {
-    secret:
-      typeof secret === 'string' && settings.mode === 'public-key' ? { public: secret } : secret,
-    decoratorName: 'jwtClaims',
-    // The key resolver (JWKS) reads `kid` and `alg` from the header.
-    decode: { complete: true },
-    verify: {
-      algorithms: settings.algorithms as never,
-      ...(settings.issuers && { allowedIss: settings.issuers }),
-      ...(settings.audiences && { allowedAud: settings.audiences }),
-      clockTolerance: settings.clockSkewSeconds * 1000,
-      // fast-jwt checks `iss` and `aud` only when a token has them: a token without them would
-      // pass the issuer and audience this server is told to demand.
-      requiredClaims: [
-        'sub',
-        'exp',
-        ...(settings.issuers ? ['iss'] : []),
-        ...(settings.audiences ? ['aud'] : []),
-      ],
-      // Verified tokens are remembered in front of this (VerifiedTokens, below).
-      cache: false,
-    },
-    // fast-jwt's own wording for a bad claim, so the issuer/audience failure can be told apart.
-    messages: { authorizationTokenInvalid: (error: Error) => error.message },
-  })
+  if (settings.mode !== 'none') await registerVerification(app, settings, devSecret)
   app.decorateRequest('caller', null)
   app.decorateRequest('authFailure', null)
   // A token verified once is not verified again for a while: an entry lapses with the token's
@@ -106,6 +81,10 @@ const auth: FastifyPluginAsync<AuthPluginOptions> = async (app, { settings, devS
     if (header === undefined) {
       // Said here rather than by the JWT plugin, whose error (and its stack) costs more.
       request.authFailure = missingCredentials()
+      return
+    }
+    if (settings.mode === 'none') {
+      request.authFailure = noVerification()
       return
     }
     let caller = verified.get(header)
@@ -160,5 +139,46 @@ export const authorize = fp(
   },
   { name: 'a2a-authorize', fastify: '5.x', dependencies: ['a2a-auth'] },
 )
+
+/** @fastify/jwt with the key and the checks the settings ask for. */
+async function registerVerification(
+  app: FastifyInstance,
+  settings: Exclude<AuthSettings, { mode: 'none' }>,
+  devSecret: string,
+): Promise<void> {
+  const secret = keyFor(settings, devSecret)
+  await app.register(fastifyJwt, {
+    secret:
+      typeof secret === 'string' && settings.mode === 'public-key' ? { public: secret } : secret,
+    decoratorName: 'jwtClaims',
+    // The key resolver (JWKS) reads `kid` and `alg` from the header.
+    decode: { complete: true },
+    verify: {
+      algorithms: settings.algorithms as never,
+      ...(settings.issuers && { allowedIss: settings.issuers }),
+      ...(settings.audiences && { allowedAud: settings.audiences }),
+      clockTolerance: settings.clockSkewSeconds * 1000,
+      // fast-jwt checks `iss` and `aud` only when a token has them: a token without them would
+      // pass the issuer and audience this server is told to demand.
+      requiredClaims: [
+        'sub',
+        'exp',
+        ...(settings.issuers ? ['iss'] : []),
+        ...(settings.audiences ? ['aud'] : []),
+      ],
+      // Verified tokens are remembered in front of this (VerifiedTokens, below).
+      cache: false,
+    },
+    // fast-jwt's own wording for a bad claim, so the issuer/audience failure can be told apart.
+    messages: { authorizationTokenInvalid: (error: Error) => error.message },
+  })
+}
+
+/** What a worker without a key answers on a path that needs a token: it verifies none. */
+const noVerification = (): AuthenticationError =>
+  new AuthenticationError(
+    'This process verifies no tokens: it is a worker (ROLE=worker) without AUTH_* settings, which serves only /healthz, /readyz and /metrics',
+    challenge(),
+  )
 
 export default fp(auth, { name: 'a2a-auth', fastify: '5.x', dependencies: ['a2a-audit'] })
