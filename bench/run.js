@@ -475,10 +475,10 @@ async function redisState(ctx) {
  * per finished echo task (what the keys under its prefix gained, by MEMORY USAGE, over a batch
  * of MEMORY_BATCH sent once the load's tasks are gone: used_memory moves with what the
  * allocator and the client buffers give back meanwhile, and has come out below zero); and once
- * those have expired too. Nothing may stay behind but the work queue and the set of its workers.
+ * those have expired too. Nothing may stay behind but the work queue and its workers' two keys.
  */
-/** The keys an idle Redis-backed server keeps: the work queue and the set of its workers. */
-const QUEUE_KEYS = 2
+/** The keys an idle Redis-backed server keeps: the work queue, its workers and their skills. */
+const QUEUE_KEYS = 3
 
 async function redisMemoryReport(ctx, server, before) {
   const { client } = ctx.redis

@@ -122,6 +122,7 @@ export function redisBackend(config: Config & { REDIS_URL: string }, log: Logger
           visibilityTimeoutMs: config.QUEUE_VISIBILITY_TIMEOUT_MS,
           log,
           prefix,
+          skillIds: runner.skillIds,
         })
         opened.push({ close: stopWatching })
       }
@@ -129,7 +130,7 @@ export function redisBackend(config: Config & { REDIS_URL: string }, log: Logger
     },
 
     queuedTurns: () => queue.depth(),
-    queueWorkers: () => queue.liveWorkers(config.QUEUE_VISIBILITY_TIMEOUT_MS),
+    queueWorkers: async () => (await queue.liveWorkers(config.QUEUE_VISIBILITY_TIMEOUT_MS)).length,
 
     async unreachable() {
       if (redis.status !== 'ready') return ['redis']

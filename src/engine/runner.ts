@@ -64,6 +64,11 @@ export class Runner {
     this.#outliving = new OutlivingSkills(options.outlivingAfterMs)
   }
 
+  /** The ids of the skills this runner runs. */
+  get skillIds(): string[] {
+    return this.options.skills.ids()
+  }
+
   /** Skills still running well after their turn was stopped: they ignore `ctx.signal`. */
   get outlivingSkills(): number {
     return this.#outliving.count

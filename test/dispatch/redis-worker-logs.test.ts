@@ -49,7 +49,8 @@ async function holdingWorker(url: string, level = 'warn') {
   prefixes.push(prefix)
   const commands = connect(url, 'commands')
   const queue = new WorkQueue(commands, prefix, 'worker')
-  const runner: Pick<Runner, 'run' | 'abandon' | 'settle'> = {
+  const runner: Pick<Runner, 'run' | 'abandon' | 'settle' | 'skillIds'> = {
+    skillIds: ['echo'],
     run: async (_taskId, turn) => {
       await turn.whenAborted()
       return { recorded: false, storeUnavailable: false }

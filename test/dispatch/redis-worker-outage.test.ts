@@ -51,7 +51,8 @@ describe.skipIf(!hasRedisServer)('QueueWorker: reclaiming after a Redis outage',
 
     // Worker B would claim it, and fail its task at once (one attempt allowed).
     const calls: string[] = []
-    const runner: Pick<Runner, 'run' | 'abandon' | 'settle'> = {
+    const runner: Pick<Runner, 'run' | 'abandon' | 'settle' | 'skillIds'> = {
+      skillIds: ['echo'],
       run: async (taskId) => {
         calls.push(`run ${taskId}`)
         return { recorded: true, task: undefined }

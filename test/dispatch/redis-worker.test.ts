@@ -37,7 +37,8 @@ async function workerWith(concurrency: number, { holding = false } = {}) {
   const queue = new WorkQueue(redis, prefix, 'api-and-worker')
   await queue.ensureGroup()
   const given: { taskId: string; known: Task | undefined }[] = []
-  const runner: Pick<Runner, 'run' | 'abandon' | 'settle'> = {
+  const runner: Pick<Runner, 'run' | 'abandon' | 'settle' | 'skillIds'> = {
+    skillIds: ['echo'],
     run: async (taskId, turn, _origin, known) => {
       given.push({ taskId, known })
       if (holding) await turn.whenAborted()

@@ -74,12 +74,34 @@ describe('an API process whose queue no worker reads', () => {
     expect(await gauge(api, 'a2a_queue_workers')).toBe(0)
   })
 
+  it('warns of a worker that does not run a skill this process serves, once', async () => {
+    const settings = sharedRedis()
+    const { lines, logger } = keptLog('info')
+    const api = await testApp({ ...settings, ROLE: 'api' }, { logger })
+    apps.push(api)
+    // The API serves review-pr and echo; this worker runs echo only.
+    const worker = await testApp({ ...settings, ROLE: 'worker', BUNDLED_SKILLS: 'echo' })
+    apps.push(worker)
+    const lacking = () => lines.filter((line) => line.msg.includes('does not run skill'))
+    await expect.poll(() => lacking().length, { timeout: 5000 }).toBe(1)
+    expect(lacking()[0]).toMatchObject({
+      level: 40,
+      missing: ['review-pr'],
+      msg: expect.stringMatching(
+        /^worker \S+ does not run skill review-pr, which this process serves: a turn of it that it takes fails there and uses up an attempt; give every process the same BUNDLED_SKILLS and SKILL_MODULES$/,
+      ),
+    })
+    // Not again on the next checks.
+    await new Promise((resolve) => setTimeout(resolve, 1200))
+    expect(lacking()).toHaveLength(1)
+  })
+
   it('says nothing while the queue is empty, worker or not', async () => {
     const settings = sharedRedis()
     const { lines, logger } = keptLog('info')
     const api = await testApp({ ...settings, ROLE: 'api' }, { logger })
     apps.push(api)
     await new Promise((resolve) => setTimeout(resolve, 1200))
-    expect(lines.filter((line) => line.msg.includes('work queue'))).toEqual([])
+    expect(lines.filter((line) => /work queue|does not run skill/.test(line.msg))).toEqual([])
   })
 })

@@ -38,11 +38,11 @@ describe.skipIf(!hasRedisServer)('retention on Redis', () => {
   it('leaves only the empty work queue and its workers once finished tasks have expired, and gives the memory back', async () => {
     // Without rate limits: their counters (which expire with their window) would be keys too.
     const server = await start('A', { RATE_LIMIT_MAX: '0' })
-    // The first task creates the queue stream and its group, which stay, as does the set of
-    // its workers (this one).
+    // The first task creates the queue stream and its group, which stay, as do the set of its
+    // workers (this one) and their skills.
     await post(server.url, '/tasks/send', taskFor('echo', 'warm-up'))
     await waitFor('the warm-up task to expire', async () =>
-      (await keysUnder(client, prefix())).length === 2 ? true : undefined,
+      (await keysUnder(client, prefix())).length === 3 ? true : undefined,
     )
     const baseline = await usedMemory()
 
@@ -59,12 +59,16 @@ describe.skipIf(!hasRedisServer)('retention on Redis', () => {
       'the tasks to expire and be swept',
       async () => {
         const keys = await keysUnder(client, prefix())
-        return keys.length === 2 ? keys : undefined
+        return keys.length === 3 ? keys : undefined
       },
       5000,
     )
-    // What stays: the empty work queue, and the set of its workers (this one).
-    expect(keys.sort()).toEqual([`${prefix()}queue:{turns}`, `${prefix()}queue:{turns}:workers`])
+    // What stays: the empty work queue, and its workers (this one) and their skills.
+    expect(keys.sort()).toEqual([
+      `${prefix()}queue:{turns}`,
+      `${prefix()}queue:{turns}:worker-skills`,
+      `${prefix()}queue:{turns}:workers`,
+    ])
     expect(await client.xlen(`${prefix()}queue:{turns}`)).toBe(0)
     expect(await client.zcard(`${prefix()}queue:{turns}:workers`)).toBe(1)
     const after = await usedMemory()

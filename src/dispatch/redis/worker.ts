@@ -44,7 +44,7 @@ export interface QueueWorkerOptions {
   /** The connection other commands go on (used here to unblock the reader on close). */
   redis: Redis
   /** Runs turns, and ends the ones that may not run again (abandon, settle). */
-  runner: Pick<Runner, 'run' | 'abandon' | 'settle'>
+  runner: Pick<Runner, 'run' | 'abandon' | 'settle' | 'skillIds'>
   store: TaskStore
   events: EventLog
   log: Logger
@@ -177,7 +177,8 @@ export class QueueWorker {
   }
 
   #sayAlive(): Promise<void> {
-    return this.#options.queue.seen(this.#options.visibilityTimeoutMs * FORGET_WORKER_AFTER)
+    const { queue, visibilityTimeoutMs, runner } = this.#options
+    return queue.seen(visibilityTimeoutMs * FORGET_WORKER_AFTER, runner.skillIds)
   }
 
   /**

@@ -21,6 +21,7 @@
  *                                process with consumer name <c>, has ended
  *   P queue:{turns}:workers      sorted set: the consumer names of the workers, scored by when
  *                                each last said it was alive (ms, Redis' clock)
+ *   P queue:{turns}:worker-skills  hash: a worker's consumer name → its skill ids
  *
  * Cluster trade-off. A task's two keys share the hash tag `{<taskId>}`, so create and apply are
  * single-slot scripts and tasks spread over the whole cluster. The indexes hold many tasks, so
@@ -71,6 +72,7 @@ export function queueKeys(prefix: string) {
     cancel: `${stream}:cancel`,
     ended: (consumer: string) => `${stream}:ended:${consumer}`,
     workers: `${stream}:workers`,
+    workerSkills: `${stream}:worker-skills`,
   }
 }
 

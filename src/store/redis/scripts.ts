@@ -29,6 +29,7 @@ export const QUEUE_SCRIPT_NAMES = {
   'queue-add': 'a2aQueueAddV1',
   'queue-worker-seen': 'a2aQueueWorkerSeenV1',
   'queue-workers': 'a2aQueueWorkersV1',
+  'queue-worker-gone': 'a2aQueueWorkerGoneV1',
 } as const
 
 type TaskScriptKind = keyof typeof SCRIPT_NAMES
@@ -88,6 +89,7 @@ export function defineQueueScripts(redis: Redis): QueueScripts {
     'queue-add': runner('queue-add'),
     'queue-worker-seen': runner('queue-worker-seen'),
     'queue-workers': runner('queue-workers'),
+    'queue-worker-gone': runner('queue-worker-gone'),
   }
 }
 

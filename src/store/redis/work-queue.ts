@@ -41,6 +41,12 @@ export interface IdleTurn {
   deliveries: number
 }
 
+/** A worker alive on the queue, by its consumer name. */
+export interface LiveWorker {
+  name: string
+  skillIds: string[]
+}
+
 type StreamEntry = [id: string, fields: string[]]
 
 export class WorkQueue {
@@ -255,29 +261,42 @@ export class WorkQueue {
   }
 
   /**
-   * Says this worker is alive (every third of the visibility timeout, while it reads the
-   * queue); a worker silent for `forgetAfterMs` is dropped from the set.
+   * Says this worker is alive and runs `skillIds` (every third of the visibility timeout, while
+   * it reads the queue); a worker silent for `forgetAfterMs` is dropped.
    */
-  async seen(forgetAfterMs: number): Promise<void> {
+  async seen(forgetAfterMs: number, skillIds: readonly string[]): Promise<void> {
+    const { workers, workerSkills } = this.keys
     await whileReachable(() =>
       this.#scripts['queue-worker-seen'](
-        [this.keys.workers],
-        [this.consumer, String(forgetAfterMs)],
+        [workers, workerSkills],
+        [this.consumer, String(forgetAfterMs), skillIds.join(' ')],
       ),
     )
   }
 
   /** Takes this worker out of the set, as it stops. */
   async gone(): Promise<void> {
-    await whileReachable(() => this.redis.zrem(this.keys.workers, this.consumer))
+    const { workers, workerSkills } = this.keys
+    await whileReachable(() =>
+      this.#scripts['queue-worker-gone']([workers, workerSkills], [this.consumer]),
+    )
   }
 
-  /** How many workers said they were alive within the last `withinMs` (the same in every process). */
-  async liveWorkers(withinMs: number): Promise<number> {
-    const count = await whileReachable(() =>
-      this.#scripts['queue-workers']([this.keys.workers], [String(withinMs)]),
-    )
-    return Number(count)
+  /**
+   * The workers that said they were alive within the last `withinMs`, each with the skill ids
+   * it runs (the same in every process).
+   */
+  async liveWorkers(withinMs: number): Promise<LiveWorker[]> {
+    const { workers, workerSkills } = this.keys
+    const reply = (await whileReachable(() =>
+      this.#scripts['queue-workers']([workers, workerSkills], [String(withinMs)]),
+    )) as (string | null)[]
+    const live: LiveWorker[] = []
+    for (let i = 0; i < reply.length; i += 2) {
+      const skills = reply[i + 1]
+      live.push({ name: String(reply[i]), skillIds: skills ? skills.split(' ') : [] })
+    }
+    return live
   }
 
   /** How many turns wait or run (for metrics and the benchmark). */
