@@ -58,6 +58,9 @@ export function watchForWorkers({
       if (missing.length > 0) lacking.set(worker.name, said)
       else lacking.delete(worker.name)
     }
+    // Forget the workers gone since (every restart is a new name).
+    const live = new Set(workers.map((worker) => worker.name))
+    for (const name of lacking.keys()) if (!live.has(name)) lacking.delete(name)
   }
   const timer = setInterval(() => {
     if (busy) return
