@@ -26,10 +26,7 @@ async function main(): Promise<void> {
     closing = true
     app.log.info({ signal }, 'shutting down')
     app.close().then(
-      () => {
-        app.log.info({ signal }, 'stopped')
-        process.exit(0)
-      },
+      () => process.exit(0),
       (error: unknown) => {
         app.log.error({ err: error }, 'shutdown failed')
         process.exit(1)

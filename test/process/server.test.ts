@@ -251,17 +251,10 @@ describe('node dist/server.js', () => {
     expect(stdout()).not.toContain(secret)
   })
 
-  it('exits with code 0 on SIGTERM, saying it has stopped', async () => {
-    const { child, stderr, stdout } = await startServer({ LOG_LEVEL: 'info' })
+  it('exits with code 0 on SIGTERM', async () => {
+    const { child, stderr } = await startServer()
     child.kill('SIGTERM')
     expect(await exited(child, 5_000), stderr()).toEqual({ code: 0, signal: null })
-    const said = stdout()
-      .trim()
-      .split('\n')
-      .map((line) => (JSON.parse(line) as { msg: string }).msg)
-    // Its last line; the start's own lines may still come after 'shutting down'.
-    expect(said.at(-1)).toBe('stopped')
-    expect(said).toContain('shutting down')
   })
 
   it('exits with code 0 on SIGINT', async () => {
