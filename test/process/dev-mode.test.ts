@@ -4,53 +4,31 @@
  * every dev server started in the same directory shares); in
  * production it exits 78 naming the setting. `a2a token` runs as the built binary.
  */
-import { execFile, execFileSync, spawn } from 'node:child_process'
-import type { ChildProcess } from 'node:child_process'
+import { execFile } from 'node:child_process'
 import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
 import { promisify } from 'node:util'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it } from 'vitest'
+import { freePort } from '../helpers/free-port.js'
+import { exited, root, useServerProcesses } from '../helpers/server-process.js'
 
-const root = new URL('../../', import.meta.url).pathname
 const run = promisify(execFile)
-const children = new Set<ChildProcess>()
 const dir = mkdtempSync(join(tmpdir(), 'a2a-dev-'))
 const secretFile = join(dir, 'nested', 'dev-secret')
-
-beforeAll(() => {
-  if (!existsSync(join(root, 'dist', 'cli', 'main.js'))) {
-    execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'pipe', timeout: 180_000 })
-  }
-}, 200_000)
-afterEach(() => {
-  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL')
-  children.clear()
-})
+const { spawnServer: spawnBuilt } = useServerProcesses()
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number }
-      server.close(() => resolve(port))
-    })
-  })
-
+/** The built server with `env` and no AUTH_* setting; `exited` is its exit code, once it ends. */
 function spawnServer(env: Record<string, string>) {
-  const child = spawn(process.execPath, ['dist/server.js'], {
-    cwd: root,
-    env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', HOST: '127.0.0.1', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  children.add(child)
-  let stderr = ''
-  let stdout = ''
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
-  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve))
-  return { child, stderr: () => stderr, stdout: () => stdout, exited }
+  // An empty variable is unset: the helper's test secret is taken away.
+  const server = spawnBuilt({ HOST: '127.0.0.1', AUTH_JWT_SECRET: '', ...env })
+  return {
+    ...server,
+    get exited() {
+      return exited(server.child, 15_000).then((exit) => exit.code)
+    },
+  }
 }
 
 async function waitFor<T>(probe: () => T | undefined, what: string): Promise<T> {
