@@ -3,14 +3,37 @@
  * SIGTERM/SIGINT (stop intake, drain running turns, then exit). A setting it cannot start
  * with exits 78 (EX_CONFIG) with a message naming it; any other start failure exits 1.
  */
+import { EventEmitter, once } from 'node:events'
 import { resolve } from 'node:path'
-import type { FastifyInstance } from 'fastify'
+import { setTimeout as sleep } from 'node:timers/promises'
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify'
+import { symbols } from 'pino'
 import { buildApp } from './app.js'
 import { devSecretIn } from './auth/dev-secret.js'
 import { devToken } from './auth/dev-token.js'
 import type { Config } from './config.js'
 import type { Unusable } from './http/routes/health.js'
 import { ConfigError, loadConfig } from './config.js'
+
+/** The longest a stop waits for its last log lines to be written (a stdout nobody reads). */
+const LOG_FLUSH_MS = 2000
+
+/**
+ * Exits once every line logged so far is written. pino writes asynchronously, and its flush
+ * does not wait for a write in flight: a line still in flight at `process.exit` lands after
+ * the ones the exit flushes. Ending the stream waits for it (stdout itself stays open).
+ */
+async function exitAfterLog(log: FastifyBaseLogger, code: number): Promise<never> {
+  // pino's default destination (sonic-boom): an EventEmitter that says `close` once ended.
+  const stream = (log as unknown as Record<symbol, unknown>)[symbols.streamSym]
+  if (stream instanceof EventEmitter && 'end' in stream && typeof stream.end === 'function') {
+    const end = stream.end as () => void
+    const closed = once(stream, 'close')
+    end.call(stream)
+    await Promise.race([closed, sleep(LOG_FLUSH_MS, undefined, { ref: false })])
+  }
+  process.exit(code)
+}
 
 async function main(): Promise<void> {
   const config = loadConfig()
@@ -26,10 +49,13 @@ async function main(): Promise<void> {
     closing = true
     app.log.info({ signal }, 'shutting down')
     app.close().then(
-      () => process.exit(0),
+      () => {
+        app.log.info({ signal }, 'stopped')
+        void exitAfterLog(app.log, 0)
+      },
       (error: unknown) => {
         app.log.error({ err: error }, 'shutdown failed')
-        process.exit(1)
+        void exitAfterLog(app.log, 1)
       },
     )
   }

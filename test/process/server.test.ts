@@ -251,10 +251,21 @@ describe('node dist/server.js', () => {
     expect(stdout()).not.toContain(secret)
   })
 
-  it('exits with code 0 on SIGTERM', async () => {
-    const { child, stderr } = await startServer()
-    child.kill('SIGTERM')
-    expect(await exited(child, 5_000), stderr()).toEqual({ code: 0, signal: null })
+  it('exits with code 0 on SIGTERM, its last log line saying it has stopped', async () => {
+    // Three at once: a line still being written at exit came out last in about 1 stop in 7.
+    const servers = await Promise.all([1, 2, 3].map(() => startServer({ LOG_LEVEL: 'info' })))
+    for (const { stdout } of servers) {
+      await vi.waitFor(() => expect(stdout()).toContain(' ready'), { timeout: 5_000 })
+    }
+    for (const { child } of servers) child.kill('SIGTERM')
+    for (const { child, stderr, stdout } of servers) {
+      expect(await exited(child, 5_000), stderr()).toEqual({ code: 0, signal: null })
+      const said = stdout()
+        .trim()
+        .split('\n')
+        .map((line) => (JSON.parse(line) as { msg: string }).msg)
+      expect(said.slice(-2)).toEqual(['shutting down', 'stopped'])
+    }
   })
 
   it('exits with code 0 on SIGINT', async () => {
