@@ -76,6 +76,28 @@ describe('MAX_STREAMS_PER_CALLER', () => {
         ],
       },
     })
+    expect(rpc.status).toBe(429)
+    expect(rpc.headers.get('retry-after')).toBe('1')
+    // A2A 0.3 JSON-RPC (no A2A-Version): the same refusal, the same HTTP status.
+    const legacy = await post(url, '/a2a/jsonrpc', {
+      jsonrpc: '2.0',
+      id: 3,
+      method: 'message/stream',
+      params: {
+        message: {
+          messageId: 'm-limit-3',
+          role: 'user',
+          kind: 'message',
+          parts: [{ kind: 'text', text: 'x' }],
+        },
+      },
+    })
+    expect(legacy.status).toBe(429)
+    expect(legacy.headers.get('retry-after')).toBe('1')
+    expect(await legacy.json()).toMatchObject({
+      id: 3,
+      error: { code: -32028, data: { limit: 2, retryAfterSeconds: 1 } },
+    })
     const rest = await post(url, '/a2a/rest/message:stream', {
       message: { messageId: 'm-limit-2', role: 'ROLE_USER', parts: [{ text: 'x' }] },
     })

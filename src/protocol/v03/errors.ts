@@ -55,6 +55,9 @@ const HTTP_STATUS: Partial<Record<A2AErrorCode, number>> = {
   SERVICE_UNAVAILABLE: 503,
   INTERNAL_ERROR: 500,
   RATE_LIMITED: 429,
+  // As the rate limit: HTTP 429, so that proxies and HTTP clients honour Retry-After.
+  ACTIVE_TASK_LIMIT: 429,
+  STREAM_LIMIT: 429,
 }
 
 export function v03RpcErrorReply(error: A2AError, id: JsonRpcId) {
