@@ -162,6 +162,7 @@ export async function buildApp(
     activeTasks: store.activeTasks ?? new MemoryActiveTasks(),
     limit: config.MAX_ACTIVE_TASKS_PER_CALLER,
     skillTimeoutMs: config.SKILL_TIMEOUT_MS,
+    waitTimeoutMs: config.INPUT_TIMEOUT_SECONDS * 1000,
     log: app.log as Logger,
   })
   const runner = new Runner({

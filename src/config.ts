@@ -105,8 +105,8 @@ const Settings = z.object({
   /** How long one turn of a skill may run before the task fails. 0 disables it. */
   SKILL_TIMEOUT_MS: ms(0).default(300_000),
   /**
-   * How many tasks one caller may have running (submitted or working) at once; a send past it
-   * is refused with 429. 0 removes the cap.
+   * How many open tasks one caller may have at once: running (submitted or working), or waiting
+   * for its answer; a send past it is refused with 429. 0 removes the cap.
    */
   MAX_ACTIVE_TASKS_PER_CALLER: int(0).default(100),
   SSE_HEARTBEAT_MS: ms(100).default(15_000),

@@ -131,13 +131,13 @@ export abstract class CapReachedError extends A2AError {
   }
 }
 
-/** The caller has as many running tasks as it may: it can retry once one of them ends. */
+/** The caller has as many open tasks as it may: it can retry once one of them ends. */
 export class ActiveTaskLimitError extends CapReachedError {
   readonly code = 'ACTIVE_TASK_LIMIT'
   readonly cap = 'active-tasks'
   constructor(limit: number) {
     super(
-      `You already have ${limit} running task${limit === 1 ? '' : 's'}, the most this agent runs at once for one caller; retry once one has ended`,
+      `You already have ${limit} open task${limit === 1 ? '' : 's'} (running, or waiting for your answer), the most this agent holds at once for one caller; answer or cancel one, or retry once one has ended`,
       limit,
     )
   }

@@ -16,7 +16,6 @@ import { agentMessage, textPart } from '../domain/parts.js'
 import { SkillOutcome } from '../skills/skill.js'
 import type { SkillRegistry } from '../skills/registry.js'
 import type { TaskStore, WriteOrigin } from '../store/task-store.js'
-import { isFinal } from '../domain/state-machine.js'
 import type { ActiveTaskCap } from './active-task-cap.js'
 import { OutlivingSkills } from './outliving-skills.js'
 import type { Turn } from './turn.js'
@@ -108,15 +107,14 @@ export class Runner {
 
   /**
    * A turn of the task has ended, as `task` shows (read after the turn's last write): a task it
-   * left final no longer counts against its caller's running-task cap. Every end of a turn comes
-   * here: a run, an abandoned turn, and a turn found ended after its process died.
+   * left terminal no longer counts against its caller's cap on open tasks, and one it left
+   * waiting for input keeps its slot while it waits. Every end of a turn comes here: a run, an
+   * abandoned turn, and a turn found ended after its process died.
    */
   settle(taskId: string, task: Task | undefined): void {
     // Not awaited: the outcome is stored, and the store sends this caller's next admission
     // after the release (memory releases at once). A failed release is logged, and lapses.
-    if (task && isFinal(task.status.state)) {
-      void this.options.activeTaskCap?.release(task.owner, taskId)
-    }
+    if (task) void this.options.activeTaskCap?.settle(task.owner, taskId, task.status.state)
   }
 
   async #run(

@@ -35,7 +35,7 @@ export interface TaskServiceOptions {
   events: EventLog
   skills: SkillRegistry
   dispatcher: Dispatcher
-  /** The per-caller cap on running tasks; none when absent. */
+  /** The per-caller cap on open tasks; none when absent. */
   activeTaskCap?: ActiveTaskCap
   limits: MessageLimits
   /** sendMessage de-duplicates by (owner, messageId); false makes every message new (default true). */
@@ -131,10 +131,11 @@ export class TaskService {
       throw error
     }
     if (!result.created) {
-      // A retry: the task counts as running only if it still is.
-      if (isFinal(result.task.status.state)) await cap?.release(input.owner, taskId)
       // Another caller's id is a conflict, never a way to read its task.
       const sameOwner = result.task.owner === input.owner
+      // A retry: the task keeps its caller's slot only while it is open.
+      if (sameOwner) await cap?.settle(input.owner, taskId, result.task.status.state)
+      else await cap?.release(input.owner, taskId)
       if (!sameOwner || result.task.requestHash !== requestHash) {
         throw new TaskIdConflictError(taskId)
       }
@@ -254,9 +255,10 @@ export class TaskService {
         )
       ).task
     } catch (error) {
-      // Unless the task is running after all (another message won the race): its slot stays.
-      const running = error instanceof TransitionRejectedError && !isFinal(error.state)
-      if (!running) await cap?.release(owner, taskId)
+      // The slot goes as the task is: running after all (another message won the race), still
+      // waiting (the store failed), or ended.
+      const state = error instanceof TransitionRejectedError ? error.state : current.status.state
+      await cap?.settle(owner, taskId, state)
       if (error instanceof TransitionRejectedError) {
         throw new InvalidTaskStateError(taskId, error.state, CONTINUABLE)
       }
@@ -280,12 +282,13 @@ export class TaskService {
       textPart(`No answer came within ${Math.round(timeoutMs / 1000)} s; the task is closed`),
     ])
     try {
-      await this.options.store.apply(taskId, {
+      const { task } = await this.options.store.apply(taskId, {
         kind: 'status',
         status: { state: 'failed', timestamp: now(), message },
         appendToHistory: [message],
         from: INTERRUPTED_STATES,
       })
+      await this.options.activeTaskCap?.release(task.owner, taskId)
       return true
     } catch (error) {
       if (error instanceof TransitionRejectedError || error instanceof TaskNotFoundError) {

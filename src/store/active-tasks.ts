@@ -1,8 +1,9 @@
 /**
- * Which tasks each caller has running (submitted or working), for the per-caller cap on active
- * tasks. An entry is a lease: it lapses `leaseMs` after its admission, so a release lost with a
- * process that died mid-turn frees the caller's slot anyway. A task waiting for input is not
- * active: its turn has ended, and the message that continues it is admitted again.
+ * Which tasks each caller has open (running, or waiting for its answer), for the per-caller cap
+ * on open tasks (engine/active-task-cap.ts). An entry is a lease: it lapses `leaseMs` after its
+ * admission, so a release lost with a process that died mid-turn frees the caller's slot anyway.
+ * Admitting a task the caller holds renews its lease: how a waiting task keeps its slot, and how
+ * the message that answers it is let through.
  *
  * Implementations: memory and Redis (shared by every process on it); the contract is in
  * test/store/active-tasks.test.ts.

@@ -68,4 +68,27 @@ describe.each(backends)('INPUT_TIMEOUT_SECONDS, %s', (_name, settings) => {
     expect(rpc.json()).toMatchObject({ result: { status: { state: 'TASK_STATE_FAILED' } } })
     expect((await read(answered.id)).status.state).toBe('completed')
   })
+
+  it("frees the caller's slot (MAX_ACTIVE_TASKS_PER_CALLER) of a task it closes", async () => {
+    app = await testApp({
+      ...settings(),
+      INPUT_TIMEOUT_SECONDS: '1',
+      MAX_ACTIVE_TASKS_PER_CALLER: '1',
+    })
+    const server = app
+    const left = askingReview()
+    await send(server, '/tasks/send', left)
+    const echo = sendBody('hello', { metadata: { skillId: 'echo' } })
+    const refused = await server.inject({ method: 'POST', url: '/tasks/send', payload: echo })
+    expect(refused.json()).toMatchObject({ error: { code: 'ACTIVE_TASK_LIMIT' } })
+    await expect
+      .poll(async () => (await server.inject(`/tasks/${left.id}`)).json().status.state, {
+        timeout: 5000,
+        interval: 100,
+      })
+      .toBe('failed')
+    expect(await send(server, '/tasks/send', echo)).toMatchObject({
+      status: { state: 'completed' },
+    })
+  })
 })

@@ -7,7 +7,7 @@ import { sendBody } from '../helpers/bodies.js'
 import { rpc, v10Message } from '../helpers/jsonrpc.js'
 import { askSkill, slowSkill } from '../helpers/skills.js'
 
-describe('the cap on a caller’s running tasks', () => {
+describe('the cap on a caller’s open tasks', () => {
   let app: FastifyInstance
   afterEach(() => app.close())
 
@@ -31,7 +31,7 @@ describe('the cap on a caller’s running tasks', () => {
       error: {
         code: 'ACTIVE_TASK_LIMIT',
         message:
-          'You already have 2 running tasks, the most this agent runs at once for one caller; retry once one has ended',
+          'You already have 2 open tasks (running, or waiting for your answer), the most this agent holds at once for one caller; answer or cancel one, or retry once one has ended',
         limit: 2,
         retryAfterSeconds: 1,
         requestId: expect.any(String),
@@ -46,19 +46,8 @@ describe('the cap on a caller’s running tasks', () => {
     expect((await send(third)).statusCode).toBe(200)
   })
 
-  it('frees a slot when a task completes, or waits for input', async () => {
+  it('frees a slot when a task completes', async () => {
     app = await capped(1)
-    const ask = sendBody('colour?', { metadata: { skillId: 'ask' } })
-    const asked = await app.inject({
-      method: 'POST',
-      url: '/tasks/send',
-      payload: ask,
-    })
-    expect(asked.statusCode).toBe(200)
-    // SEND_WAIT_MS is 0: wait for the question.
-    await expect
-      .poll(async () => (await app.inject(`/tasks/${ask.id}`)).json().status.state)
-      .toBe('input-required')
     for (let n = 0; n < 3; n++) {
       const echo = sendBody(`echo ${n}`, { metadata: { skillId: 'echo' } })
       expect((await send(echo)).statusCode).toBe(200)
@@ -66,6 +55,45 @@ describe('the cap on a caller’s running tasks', () => {
         .poll(async () => (await app.inject(`/tasks/${echo.id}`)).json().status.state)
         .toBe('completed')
     }
+  })
+
+  it('holds a slot while a task waits for its caller, and frees it when the task ends', async () => {
+    app = await capped(1)
+    const ask = sendBody('colour?', { metadata: { skillId: 'ask' } })
+    expect((await send(ask)).statusCode).toBe(200)
+    // SEND_WAIT_MS is 0: wait for the question.
+    await expect
+      .poll(async () => (await app.inject(`/tasks/${ask.id}`)).json().status.state)
+      .toBe('input-required')
+    // Waiting tasks would otherwise let one caller fill the store and shut the others out.
+    const echo = sendBody('echo', { metadata: { skillId: 'echo' } })
+    expect((await send(echo)).statusCode).toBe(429)
+    // Retrying the waiting task's send finds it, and it still holds the slot.
+    expect((await send(ask)).statusCode).toBe(200)
+    expect((await send(echo)).statusCode).toBe(429)
+
+    // The caller's own answer is never refused by the cap; the task then completes.
+    const answered = await app.inject({
+      method: 'POST',
+      url: `/tasks/${ask.id}/send`,
+      payload: { message: { role: 'user', parts: [{ type: 'text', text: 'blue' }] } },
+    })
+    expect(answered.statusCode).toBe(200)
+    await expect
+      .poll(async () => (await app.inject(`/tasks/${ask.id}`)).json().status.state)
+      .toBe('completed')
+    expect((await send(echo)).statusCode).toBe(200)
+  })
+
+  it('frees the slot of a waiting task that is canceled', async () => {
+    app = await capped(1)
+    const ask = sendBody('colour?', { metadata: { skillId: 'ask' } })
+    expect((await send(ask)).statusCode).toBe(200)
+    await expect
+      .poll(async () => (await app.inject(`/tasks/${ask.id}`)).json().status.state)
+      .toBe('input-required')
+    await app.inject({ method: 'POST', url: `/tasks/${ask.id}/cancel` })
+    expect((await send(sendBody('echo', { metadata: { skillId: 'echo' } }))).statusCode).toBe(200)
   })
 
   it('keeps a running task’s slot when a message for it is refused', async () => {
@@ -90,7 +118,7 @@ describe('the cap on a caller’s running tasks', () => {
     })
     expect(body.error).toMatchObject({
       code: -32029,
-      message: expect.stringContaining('You already have 1 running task,'),
+      message: expect.stringContaining('You already have 1 open task (running,'),
       data: [
         expect.objectContaining({ reason: 'ACTIVE_TASK_LIMIT' }),
         { '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '1s' },

@@ -150,7 +150,7 @@ describe('GET /metrics', () => {
     expect(first).toMatchObject({ result: { task: { id: expect.any(String) } } })
     const capped = await sendMessage(app, 'two')
     expect(capped).toMatchObject({
-      error: { message: expect.stringMatching(/running task/) },
+      error: { message: expect.stringMatching(/open task/) },
     })
     expect((await app.inject({ url: `/tasks/${crypto.randomUUID()}` })).statusCode).toBe(404)
     expect((await app.inject({ url: `/tasks/${crypto.randomUUID()}` })).statusCode).toBe(429)

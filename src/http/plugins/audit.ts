@@ -30,7 +30,7 @@ declare module 'fastify' {
 
 const audit: FastifyPluginAsync<AuditPluginOptions> = async (app, { trail, flushTimeoutMs }) => {
   app.decorate('audit', trail)
-  // The per-caller caps on running tasks and open streams are limits too, enforced elsewhere.
+  // The per-caller caps on open tasks and open streams are limits too, enforced elsewhere.
   app.addHook('onError', async (request, _reply, error) => {
     if (error instanceof CapReachedError) {
       auditRateLimitHit(request, { limit: error.cap, max: error.limit })
