@@ -53,6 +53,7 @@ function sinkFor(config: Config, log: Logger): AuditSink | undefined {
         redis,
         prefix: config.REDIS_KEY_PREFIX,
         maxLength: config.AUDIT_STREAM_MAXLEN,
+        log,
       })
     }
   }

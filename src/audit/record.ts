@@ -22,6 +22,7 @@ export const AuditEvent = {
   rateLimitHit: 'rate-limit-hit',
   registryChange: 'registry-change',
   recordsDropped: 'records-dropped',
+  trailLost: 'trail-lost',
 } as const
 export type AuditEventName = (typeof AuditEvent)[keyof typeof AuditEvent]
 
@@ -135,6 +136,19 @@ const RecordsDropped = z.strictObject({
   details: z.strictObject({ count: z.number().int().positive() }),
 })
 
+/**
+ * The trail before this record is lost: the Redis trail went back behind the last record this
+ * process had written (`seq`, `hash`), so its records were deleted, or Redis lost its data (a
+ * restart without persistence). Written by the Redis sink as the first record after the loss,
+ * so that a trail which starts again says so.
+ */
+const TrailLost = z.strictObject({
+  ...common,
+  event: z.literal(AuditEvent.trailLost),
+  outcome: z.literal('lost'),
+  details: z.strictObject({ hash: sha256Hex, seq: z.number().int().positive() }),
+})
+
 export const AuditRecord = z.discriminatedUnion('event', [
   TaskReceived,
   StateChange,
@@ -144,6 +158,7 @@ export const AuditRecord = z.discriminatedUnion('event', [
   RateLimitHit,
   RegistryChange,
   RecordsDropped,
+  TrailLost,
 ])
 export type AuditRecord = z.infer<typeof AuditRecord>
 

@@ -15,6 +15,9 @@
  * line and chains it to the last whole record. It is skipped and reported (`cutLines`); the
  * chain check around it still catches a record cut to hide it, as its successor chains to it.
  *
+ * A `trail-lost` record (the Redis sink found the trail gone, deleted or lost with Redis' data,
+ * and started it again) leaves the chain intact from there on; the verdict lists it in `lost`.
+ *
  * A trail that does not start at seq 1 is intact only when the Redis stream's cap explains the
  * missing start (see start.ts); coverage is then from its first seq on. Without a head to
  * compare with, removing the newest records leaves no trace; the Redis trail keeps one (its
@@ -44,6 +47,12 @@ export type Verdict =
       dropped?: number
       /** Positions (1-based) of lines cut short by a crash while writing; absent when none. */
       cutLines?: number[]
+      /**
+       * Where the trail started again after losing records (its `trail-lost` records): the
+       * record that says so, and the last record written before the loss; absent when none.
+       * The chain from its first record on is intact, but what came before each is gone.
+       */
+      lost?: { seq: number; after: ChainHead }[]
     }
   | {
       ok: false
@@ -164,8 +173,10 @@ export function verifyChain(items: readonly unknown[], options: VerifyOptions = 
     }
   }
   let dropped = 0
+  const lost: { seq: number; after: ChainHead }[] = []
   for (const record of records) {
     if (record.event === AuditEvent.recordsDropped) dropped += record.details.count
+    if (record.event === AuditEvent.trailLost) lost.push({ seq: record.seq, after: record.details })
   }
   return {
     ok: true,
@@ -175,6 +186,7 @@ export function verifyChain(items: readonly unknown[], options: VerifyOptions = 
     ...(last && { last: { seq: last.seq, hash: last.hash } }),
     ...(dropped > 0 && { dropped }),
     ...(cutLines.length > 0 && { cutLines }),
+    ...(lost.length > 0 && { lost }),
   }
 }
 

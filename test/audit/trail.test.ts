@@ -23,6 +23,7 @@ import { connectRedis } from '../../src/store/redis/connection.js'
 import { MemoryTaskStore } from '../../src/store/memory/task-store.js'
 import { sendBody } from '../helpers/bodies.js'
 import { testApp } from '../helpers/app.js'
+import { keptLog } from '../helpers/log.js'
 import { freePort } from '../helpers/free-port.js'
 import { connectTestRedis, deleteKeysUnder, testPrefix } from '../helpers/redis.js'
 
@@ -49,6 +50,8 @@ async function verify(...argv: string[]) {
   })
   return { code, out, err }
 }
+
+const quietLog = pino({ level: 'silent' })
 
 const lines = (file: string) => readFileSync(file, 'utf8').trim().split('\n')
 
@@ -351,7 +354,7 @@ describe('the Redis sink', () => {
     const down = connectRedis(`redis://127.0.0.1:${await freePort()}`, 'audit-test')
     down.on('error', () => undefined)
     try {
-      const sink = new RedisAuditSink({ redis: down, prefix, maxLength: 1000 })
+      const sink = new RedisAuditSink({ redis: down, prefix, maxLength: 1000, log: quietLog })
       const entry: AuditEntry = {
         time: new Date().toISOString(),
         event: AuditEvent.rateLimitHit,
@@ -370,7 +373,8 @@ describe('the Redis sink', () => {
 
   it('re-chains after the head another writer moved, so two writers make one chain', async () => {
     const writers = [0, 1].map(
-      () => new RedisAuditSink({ redis: connectTestRedis(), prefix, maxLength: 1000 }),
+      () =>
+        new RedisAuditSink({ redis: connectTestRedis(), prefix, maxLength: 1000, log: quietLog }),
     )
     const entry = (writer: number, n: number): AuditEntry => ({
       time: new Date().toISOString(),
@@ -398,6 +402,56 @@ describe('the Redis sink', () => {
       expect(mine.map((r: any) => r.details.max)).toEqual(
         Array.from({ length: 40 }, (_, n) => Math.floor(n / 2)),
       )
+    }
+  })
+
+  it('says so in its log and in the trail when the trail went back (deleted, or lost with Redis data)', async () => {
+    const own = testPrefix()
+    const { lines, logger } = keptLog('error')
+    const sink = new RedisAuditSink({
+      redis: connectTestRedis(),
+      prefix: own,
+      maxLength: 1000,
+      log: logger,
+    })
+    const entry = (n: number): AuditEntry => ({
+      time: new Date().toISOString(),
+      event: AuditEvent.rateLimitHit,
+      caller: 'someone',
+      outcome: 'limited',
+      details: { method: 'POST', route: '/tasks/send', limit: 'requests', max: n },
+    })
+    try {
+      await sink.append([entry(1), entry(2), entry(3)])
+      const written = (await readAuditStream(redis, own)).head!
+      await redis.del(`${own}audit:{trail}`, `${own}audit:{trail}:head`)
+      await sink.append([entry(4)])
+
+      expect(lines).toEqual([
+        expect.objectContaining({
+          level: 50,
+          msg: expect.stringMatching(/^the audit trail in Redis went back from seq 3 to seq 0: /),
+        }),
+      ])
+      const { records, head } = await readAuditStream(redis, own)
+      expect(records).toMatchObject([
+        { seq: 1, event: 'trail-lost', outcome: 'lost', details: { seq: 3, hash: written.hash } },
+        { seq: 2, event: 'rate-limit-hit', details: { max: 4 } },
+      ])
+      expect(verifyChain(records, { head: head! })).toMatchObject({
+        ok: true,
+        lost: [{ seq: 1, after: { seq: 3, hash: written.hash } }],
+      })
+      const checked = await verify('--redis', REDIS_URL, '--prefix', own)
+      expect(checked.code).toBe(1)
+      expect(checked.out).toBe(
+        `LOST: ${REDIS_URL}: 2 records, chain intact from the first record to seq 2, but records before were lost\n` +
+          `  last hash: ${head!.hash}\n` +
+          `  at seq 1 the trail started again: the records before it, up to the server's seq 3 (hash ${written.hash}), were deleted, or lost with Redis' data\n`,
+      )
+    } finally {
+      await sink.close()
+      await deleteKeysUnder(redis, own)
     }
   })
 })

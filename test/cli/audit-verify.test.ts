@@ -6,6 +6,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { pino } from 'pino'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { chain } from '../../src/audit/hash.js'
 import type { AuditEntry } from '../../src/audit/record.js'
@@ -36,7 +37,12 @@ describe('a2a audit verify --redis, on a stream without its first records', () =
   /** `count` records appended by the server's sink with cap `maxLength`, on a fresh prefix. */
   async function streamOf(count: number, maxLength: number) {
     prefix = testPrefix()
-    const sink = new RedisAuditSink({ redis: connectTestRedis(), prefix, maxLength })
+    const sink = new RedisAuditSink({
+      redis: connectTestRedis(),
+      prefix,
+      maxLength,
+      log: pino({ level: 'silent' }),
+    })
     await sink.append(entries(count))
     await sink.close()
     const stream = `${prefix}audit:{trail}`

@@ -3,13 +3,19 @@
  * append is one script call (audit-append.lua) that writes only if the batch continues the
  * stored head; otherwise it answers the fresh head and the batch is re-chained and sent again.
  * Capping drops the oldest records, so the stream's first record may have seq > 1.
+ *
+ * A head behind the last record this process wrote means the trail was deleted, or Redis lost
+ * its data: the sink logs it, and the chain goes on from the stored head with a `trail-lost`
+ * record naming the last record it had written, so the trail itself shows the loss.
  */
 import { readFileSync } from 'node:fs'
 import type { Redis } from 'ioredis'
+import type { Logger } from 'pino'
+import { now } from '../../domain/model.js'
 import { chain } from '../hash.js'
 import { auditKeys } from '../keys.js'
 import type { AuditEntry, ChainHead } from '../record.js'
-import { EMPTY_HEAD } from '../record.js'
+import { AuditEvent, EMPTY_HEAD } from '../record.js'
 import type { AuditSink } from '../sink.js'
 import { redisFailure } from '../../store/redis/connection.js'
 
@@ -26,6 +32,7 @@ export interface RedisAuditSinkOptions {
   prefix: string
   /** XADD MAXLEN ~ this; 0 for no cap. */
   maxLength: number
+  log: Logger
 }
 
 export class RedisAuditSink implements AuditSink {
@@ -76,11 +83,29 @@ export class RedisAuditSink implements AuditSink {
         return
       }
       if (code !== 0 || typeof hash !== 'string') throw new Error(`${SCRIPT}: unexpected reply`)
-      this.#head = { hash, seq: Number(seq) }
+      const stored = { hash, seq: Number(seq) }
+      if (stored.seq < this.#head.seq) entries = [this.#lost(stored), ...entries]
+      this.#head = stored
       // The retry of a lost reply: if the head is our last record, those entries are stored.
       const unconfirmed = this.#unconfirmed
       this.#unconfirmed = undefined
       if (unconfirmed?.hash === hash) entries = entries.slice(unconfirmed.count)
+    }
+  }
+
+  /** The stored head went back to `stored`: says so, and makes the record that shows it. */
+  #lost(stored: ChainHead): AuditEntry {
+    const known = this.#head
+    this.options.log.error(
+      { trail: { key: this.keys.stream, lastWritten: known, stored } },
+      `the audit trail in Redis went back from seq ${known.seq} to seq ${stored.seq}: its records were deleted, or Redis lost its data; ` +
+        'the trail goes on, its next record (trail-lost) names the last one this process wrote',
+    )
+    return {
+      time: now(),
+      event: AuditEvent.trailLost,
+      outcome: 'lost',
+      details: { hash: known.hash, seq: known.seq },
     }
   }
 

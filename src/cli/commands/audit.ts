@@ -134,7 +134,8 @@ export async function run(
     const hint = cap === undefined ? ROTATION_HINT : cap.assumed ? DEFAULT_CAP_HINT : undefined
     io.out.write(describe(verdict, trail.source, hint))
   }
-  return verdict.ok ? 0 : 1
+  // A trail that lost records is no trail to vouch for, even if what is left chains.
+  return verdict.ok && verdict.lost === undefined ? 0 : 1
 }
 
 const ROTATION_HINT =
@@ -213,10 +214,17 @@ function describe(verdict: Verdict, source: string, hint?: string): string {
     verdict.cutLines === undefined
       ? ''
       : `  line${verdict.cutLines.length === 1 ? '' : 's'} ${verdict.cutLines.join(', ')}: a record cut short by a crash while it was written, never part of the chain (the next record chains to the one before)\n`
+  const lost = (verdict.lost ?? [])
+    .map(
+      ({ seq, after }) =>
+        `  at seq ${seq} the trail started again: the records before it, up to the server's seq ${after.seq} (hash ${after.hash}), were deleted, or lost with Redis' data\n`,
+    )
+    .join('')
   const records = verdict.count - (verdict.cutLines?.length ?? 0)
   if (verdict.last === undefined) return `ok: ${source}: no whole record\n${cut}`
+  const intact = `${records} record${records === 1 ? '' : 's'}, chain intact ${from} to seq ${verdict.last.seq}`
   return (
-    `ok: ${source}: ${records} records, chain intact ${from} to seq ${verdict.last.seq}\n` +
-    `${notKept}  last hash: ${verdict.last.hash}\n${dropped}${cut}`
+    `${lost ? 'LOST' : 'ok'}: ${source}: ${intact}${lost ? ', but records before were lost' : ''}\n` +
+    `${notKept}  last hash: ${verdict.last.hash}\n${dropped}${cut}${lost}`
   )
 }
