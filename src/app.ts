@@ -188,6 +188,7 @@ export async function buildApp(
       maxFileBytes: config.MAX_FILE_BYTES,
     },
     dedupeMessages: config.MESSAGE_DEDUP,
+    log: app.log as Logger,
   })
 
   // Set first, so that every plugin registered below inherits it unless it sets its own.

@@ -11,6 +11,7 @@ export type { Artifact, Message, Part, Task, TaskState, TaskStatus } from './dom
 export { defineSkill } from './skills/skill.js'
 export type {
   ArtifactInput,
+  CanceledWait,
   ChunkOptions,
   JsonSchema,
   Skill,

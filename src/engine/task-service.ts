@@ -2,6 +2,7 @@
  * The engine's one door: every dialect creates, continues, cancels, reads and follows tasks
  * through here, and every change goes through the TaskStore's atomic `apply`.
  */
+import type { Logger } from 'pino'
 import type { StoredEvent } from '../domain/events.js'
 import {
   A2AError,
@@ -40,6 +41,8 @@ export interface TaskServiceOptions {
   limits: MessageLimits
   /** sendMessage de-duplicates by (owner, messageId); false makes every message new (default true). */
   dedupeMessages?: boolean
+  /** Where a skill's failed `canceledWhileWaiting` is logged. */
+  log: Logger
 }
 
 export interface SendInput {
@@ -308,6 +311,8 @@ export class TaskService {
       )
       await this.options.dispatcher.abort(taskId, 'canceled')
       await this.options.activeTaskCap?.release(task.owner, taskId)
+      if (INTERRUPTED_STATES.includes(task.transitions.at(-2)!.state))
+        this.#canceledWhileWaiting(task)
       return task
     } catch (error) {
       if (error instanceof TransitionRejectedError) {
@@ -356,6 +361,17 @@ export class TaskService {
       await this.options.activeTaskCap?.release(owner, taskId)
       throw error
     }
+  }
+
+  /** Tells the task's skill, which ran no turn to see the cancel (Skill.canceledWhileWaiting). */
+  #canceledWhileWaiting(task: Task): void {
+    const skill = this.options.skills.get(task.skillId)
+    if (!skill?.canceledWhileWaiting) return
+    const log = this.options.log.child({ taskId: task.id, skillId: task.skillId })
+    const view = { taskId: task.id, contextId: task.contextId, history: task.history, log }
+    skill.canceledWhileWaiting(view).catch((error: unknown) => {
+      log.warn({ err: error }, 'the skill failed to act on the cancel of its waiting task')
+    })
   }
 
   /** A turn this process dispatched: a blocking send waits on it until it ends. */

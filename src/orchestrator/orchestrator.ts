@@ -175,6 +175,12 @@ export class Orchestrator {
     }
   }
 
+  /** Cancels a task `delegate` left waiting at `agent`: the task that asked was canceled. */
+  async cancel(agent: AgentRef, taskId: string): Promise<void> {
+    const client = await this.#connect(agent, {})
+    await client.cancel(taskId)
+  }
+
   /** Reads the live card; see readCardTwice for the second try. */
   #connect(agent: AgentRef, options: DelegateOptions): Promise<A2AClient> {
     const token = tokenFor(agent, options.token ?? this.#token)

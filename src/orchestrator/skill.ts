@@ -8,9 +8,10 @@
  * Progress says which agent works on it and relays that agent's status messages; the agent's
  * artifacts are delivered as this task's artifacts. When the agent asks a question, this task
  * asks it in turn (input-required); the caller's answer is passed on and the delegated task
- * continues.
+ * continues. Canceling this task cancels the delegated one: while it runs, through the turn's
+ * signal; while this task waits for the caller's answer, through `canceledWhileWaiting`.
  */
-import type { DataPart, Part } from '../domain/model.js'
+import type { DataPart, Message, Part } from '../domain/model.js'
 import { dataPart, textPart } from '../domain/parts.js'
 import type { Skill, SkillContext } from '../skills/skill.js'
 import { defineSkill } from '../skills/skill.js'
@@ -64,7 +65,7 @@ export function orchestrateSkill(options: OrchestrateSkillOptions): Skill {
         onProgress: (progress: DelegationProgress) => report(ctx, progress),
       }
       try {
-        const waiting = waitingIn(ctx)
+        const waiting = waitingIn(ctx.history)
         const delegation = waiting
           ? await orchestrator.resume(
               await agents.get(waiting.agentId),
@@ -77,6 +78,15 @@ export function orchestrateSkill(options: OrchestrateSkillOptions): Skill {
       } catch (error) {
         return outcomeOf(ctx, error, tokenHint)
       }
+    },
+    async canceledWhileWaiting(task) {
+      const waiting = waitingIn(task.history)
+      if (!waiting) return
+      await orchestrator.cancel(await agents.get(waiting.agentId), waiting.taskId)
+      task.log.info(
+        { delegation: waiting },
+        'canceled the delegated task that waited for the same answer',
+      )
     },
   })
 }
@@ -111,8 +121,8 @@ function passedOn(parts: readonly Part[]): Part[] {
 }
 
 /** The delegated task this task's last question was about, if the last agent message asked one. */
-function waitingIn(ctx: SkillContext): Waiting | undefined {
-  const question = ctx.history.findLast((message) => message.role === 'agent')
+function waitingIn(history: readonly Message[]): Waiting | undefined {
+  const question = history.findLast((message) => message.role === 'agent')
   const part = question?.parts.find(
     (p): p is DataPart => p.kind === 'data' && WAITING_FIELD in p.data,
   )

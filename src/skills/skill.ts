@@ -85,6 +85,15 @@ export interface SkillContext {
   reject(reason: string): SkillOutcome
 }
 
+/** A task of a skill, canceled while it waited for its caller: no turn ran to see the cancel. */
+export interface CanceledWait {
+  readonly taskId: string
+  readonly contextId: string
+  /** The whole conversation, oldest first: the skill's question is the last agent message. */
+  readonly history: readonly Message[]
+  readonly log: Logger
+}
+
 export interface Skill extends SkillCard {
   /**
    * How long one turn may run before its task fails, in ms; overrides SKILL_TIMEOUT_MS for this
@@ -92,6 +101,13 @@ export interface Skill extends SkillCard {
    */
   timeoutMs?: number
   execute(ctx: SkillContext): Promise<SkillOutcome | void>
+  /**
+   * Called when a task of this skill is canceled while it waits for its caller (input-required,
+   * auth-required). No turn runs then, so `ctx.signal` cannot tell the skill: this is for work
+   * it left open elsewhere while it asked, such as a task it delegated to another agent. The
+   * cancel does not wait for it; a failure is logged.
+   */
+  canceledWhileWaiting?(task: CanceledWait): Promise<void>
 }
 
 /** Identity helper that gives a skill object literal its type. */

@@ -9,6 +9,7 @@ import { defineSkill } from '../../src/skills/skill.js'
 import { echoSkill } from '../../src/skills/echo/index.js'
 import { slowSkill, stuckSkill } from '../helpers/skills.js'
 import { newTask, submitted } from '../store/contract.js'
+import { keptLog } from '../helpers/log.js'
 
 function engine(skills: Skill[], skillTimeoutMs = 0) {
   return inlineEngine(skills, { skillTimeoutMs })
@@ -153,5 +154,46 @@ describe('InlineDispatcher', () => {
       state: 'failed',
       message: { parts: [textPart('This agent does not offer skill "gone"')] },
     })
+  })
+
+  it('tells a skill of the cancel of its task that waited for input, not of one running', async () => {
+    const told: { taskId: string; question: string }[] = []
+    const asking = defineSkill({
+      id: 'asking',
+      name: 'Asking',
+      description: 'asks, or waits when told to',
+      tags: [],
+      async execute(ctx) {
+        if (ctx.input.text === 'wait') {
+          await new Promise((resolve) => ctx.signal.addEventListener('abort', resolve))
+        }
+        return ctx.requestInput('Which colour?')
+      },
+      async canceledWhileWaiting(task) {
+        const question = task.history.findLast((m) => m.role === 'agent')
+        told.push({
+          taskId: task.taskId,
+          question: question?.parts[0]?.kind === 'text' ? question.parts[0].text : '',
+        })
+        throw new Error('the other side is gone')
+      },
+    })
+    const { lines, logger } = keptLog('warn')
+    const { service, dispatcher } = inlineEngine([asking], { log: logger })
+    const { task: waiting } = await service.send({ message: userMessage('ask') })
+    expect((await service.waitForFinal(waiting.id, 1000)).status.state).toBe('input-required')
+    const { task: running } = await service.send({ message: userMessage('wait') })
+    await service.cancel(running.id)
+    await service.cancel(waiting.id)
+    await vi.waitFor(() => expect(lines).toHaveLength(1))
+    expect(told).toEqual([{ taskId: waiting.id, question: 'Which colour?' }])
+    // The cancel stands; the skill's failure is the log's.
+    expect((await service.get(waiting.id)).status.state).toBe('canceled')
+    expect(lines[0]).toMatchObject({
+      msg: 'the skill failed to act on the cancel of its waiting task',
+      taskId: waiting.id,
+      err: { message: 'the other side is gone' },
+    })
+    await dispatcher.close(1000)
   })
 })

@@ -34,10 +34,11 @@ export function inlineEngine(skills: readonly Skill[], options: InlineEngineOpti
     events: memoryEvents,
   }
   const registry = new SkillRegistry(skills)
+  const log = options.log ?? pino({ level: 'silent' })
   const runner = new Runner({
     store: tasks,
     skills: registry,
-    log: options.log ?? pino({ level: 'silent' }),
+    log,
     skillTimeoutMs: options.skillTimeoutMs ?? 0,
     ...(options.outlivingAfterMs !== undefined && { outlivingAfterMs: options.outlivingAfterMs }),
   })
@@ -48,6 +49,7 @@ export function inlineEngine(skills: readonly Skill[], options: InlineEngineOpti
     skills: registry,
     dispatcher,
     limits: { maxParts: 10, maxTextLength: 1000, maxFileBytes: 1000 },
+    log,
     ...options.service,
   })
   return { service, runner, dispatcher, store: tasks, events }

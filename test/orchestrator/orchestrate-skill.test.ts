@@ -204,6 +204,22 @@ describe('the orchestrate skill over A2A', () => {
     }
   })
 
+  it('cancels the delegated task that waits for an answer when its own waiting task is canceled', async () => {
+    const first = await delegate(client, 'ask', 'paint the gate')
+    expect(first.status.state).toBe('input-required')
+    const waiting = first.status.message?.parts.find(
+      (part): part is DataPart => part.kind === 'data',
+    )?.data.delegation as { taskId: string }
+    const asOrchestrator = await A2AClient.connect(alpha.url, { token: token(ORCHESTRATOR) })
+    expect((await asOrchestrator.get(waiting.taskId)).status.state).toBe('input-required')
+
+    expect((await client.cancel(first.id)).status.state).toBe('canceled')
+    await vi.waitFor(
+      async () => expect((await asOrchestrator.get(waiting.taskId)).status.state).toBe('canceled'),
+      { timeout: 3_000 },
+    )
+  })
+
   it('asks its caller the agent question and passes the answer on', async () => {
     const first = await delegate(client, 'ask', 'paint the fence')
     expect(first.status.state).toBe('input-required')
