@@ -61,6 +61,7 @@ import { MemoryActiveTasks } from './store/memory/active-tasks.js'
 import type { EventLog } from './store/event-log.js'
 import { observedStore } from './store/observed-store.js'
 import type { TaskStore } from './store/task-store.js'
+import { startWarnings } from './start-warnings.js'
 
 export interface AppOverrides {
   /** Serve these skills instead of the configured ones. */
@@ -128,11 +129,13 @@ export async function buildApp(
       (await loadSkills(config.BUNDLED_SKILLS, config.SKILL_MODULES, { orchestrate })),
     config.DEFAULT_SKILL,
   )
-  for (const warning of [...config.SETTING_WARNINGS, ...skills.warnings]) app.log.warn(warning)
-  const jwksWarning = plainJwksWarning(config.AUTH_JWKS_URL)
-  if (jwksWarning) app.log.warn(jwksWarning)
-  const unboundWarning = unboundTokensWarning(config)
-  if (unboundWarning) app.log.warn(unboundWarning)
+  for (const warning of [
+    ...config.SETTING_WARNINGS,
+    ...skills.warnings,
+    ...startWarnings(config),
+  ]) {
+    app.log.warn(warning)
+  }
   const trail = await openAuditTrail(config, app.log as Logger)
   const backend = overrides.store ? undefined : chooseBackend(config, app.log as Logger)
   const store: StoreBackend = overrides.store ?? backend!
@@ -324,34 +327,4 @@ function loggerOptions(config: Config) {
       err: errSerializer as (error: Error) => ReturnType<typeof stdSerializers.err>,
     },
   }
-}
-
-/**
- * An identity provider's key (a public key, a JWKS) signs the tokens of every app it serves:
- * without an issuer and an audience to check, a token it issued for another app is accepted
- * here too. Said at start in production (a shared secret is this agent's own).
- */
-function unboundTokensWarning(config: Config): string | undefined {
-  const { AUTH } = config
-  if (config.NODE_ENV !== 'production' || (AUTH.mode !== 'jwks' && AUTH.mode !== 'public-key')) {
-    return undefined
-  }
-  const unset = [
-    ...(AUTH.issuers ? [] : ['AUTH_JWT_ISSUER']),
-    ...(AUTH.audiences ? [] : ['AUTH_JWT_AUDIENCE']),
-  ]
-  if (unset.length === 0) return undefined
-  return `${unset.join(' and ')} not set: any token the key verifies is accepted, whoever it was issued by and for (also a token your identity provider issued for another app); set ${unset.length === 1 ? 'it' : 'them'}`
-}
-
-/**
- * Keys fetched over plain HTTP from another machine can be swapped on the way, and with them
- * every token accepted: said at start (a JWKS on this machine, as in development, is not).
- */
-function plainJwksWarning(jwksUrl: string | undefined): string | undefined {
-  if (jwksUrl === undefined) return undefined
-  const { protocol, hostname } = new URL(jwksUrl)
-  if (protocol !== 'http:' || ['localhost', '127.0.0.1', '[::1]'].includes(hostname))
-    return undefined
-  return `AUTH_JWKS_URL is plain http (${jwksUrl}): whoever can change that traffic can sign tokens this server accepts; use https`
 }
