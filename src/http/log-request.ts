@@ -8,7 +8,7 @@ import type { FastifyRequest } from 'fastify'
 
 /** Query parameters whose value is never logged (compared without case). */
 const CREDENTIAL_PARAMETERS =
-  /^(access_token|id_token|refresh_token|token|api_key|apikey|key|code|password|secret|signature|sig)$/i
+  /^(access_token|id_token|refresh_token|token|jwt|auth|authorization|api_key|apikey|x-api-key|key|code|password|passwd|secret|client_secret|credential|credentials|session|sessionid|signature|sig)$/i
 
 export const REDACTED = '[redacted]'
 

@@ -2,7 +2,7 @@
  * The trail over restarts and failures, and `a2a audit verify` (called as `run(argv)`) on a
  * file and on a Redis stream, intact and tampered with.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { spawnSync } from 'node:child_process'
 import { dirname, join } from 'node:path'
@@ -75,6 +75,8 @@ describe('the file sink', () => {
     const checked = await verify('--file', file)
     expect(checked).toMatchObject({ code: 0, err: '' })
     expect(checked.out).toContain('16 records, chain intact from the first record to seq 16')
+    // Records name callers, tenants and addresses: the file is its owner's alone.
+    expect(statSync(file).mode & 0o777).toBe(0o600)
   })
 
   it('after a crash cut a record short, goes on past it, and the trail still verifies', async () => {

@@ -241,12 +241,14 @@ describe('node dist/server.js', () => {
   it('logs request URLs without the value of a credential in the query string', async () => {
     const { child, url, stdout } = await startServer({ LOG_LEVEL: 'info' })
     const secret = 'eyJhbGciOiJIUzI1NiJ9.c2VjcmV0.c2ln'
-    await fetch(`${url}/tasks/x?access_token=${secret}&historyLength=2&API_KEY=${secret}`)
+    await fetch(
+      `${url}/tasks/x?access_token=${secret}&historyLength=2&API_KEY=${secret}&jwt=${secret}&client_secret=${secret}`,
+    )
     await vi.waitFor(() => expect(stdout()).toContain('"statusCode":'), { timeout: 5_000 })
     child.kill('SIGTERM')
     await exited(child, 5_000)
     expect(stdout()).toContain(
-      '"url":"/tasks/x?access_token=[redacted]&historyLength=2&API_KEY=[redacted]"',
+      '"url":"/tasks/x?access_token=[redacted]&historyLength=2&API_KEY=[redacted]&jwt=[redacted]&client_secret=[redacted]"',
     )
     expect(stdout()).not.toContain(secret)
   })

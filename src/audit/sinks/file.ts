@@ -32,7 +32,9 @@ export class FileAuditSink implements AuditSink {
   ) {}
 
   async open(): Promise<void> {
-    this.#handle = await open(this.path, 'a+')
+    // Made readable by its owner alone: records name callers, tenants and client addresses.
+    // (A file that exists keeps its mode.)
+    this.#handle = await open(this.path, 'a+', 0o600)
     try {
       this.#unlock = await lockAuditFile(this.path, this.log, this.lockOptions)
       this.#head = await this.#lastRecord(this.#handle)
