@@ -123,10 +123,10 @@ describe('CORS_ORIGINS=*', () => {
 })
 
 describe('CORS_ORIGINS unset (the default)', () => {
-  it('allows no other origin: a preflight is refused as any request without a token', async () => {
+  it('allows no other origin: a preflight is refused as any OPTIONS request is', async () => {
     const app = await appWith({})
     const response = await app.inject(preflight('/a2a/jsonrpc'))
-    expect(response.statusCode).toBe(401)
+    expect(response.statusCode).toBe(405)
     expect(response.headers).not.toHaveProperty('access-control-allow-origin')
     const card = await app.inject({ url: '/.well-known/agent.json', headers: { origin: PAGE } })
     expect(card.headers).not.toHaveProperty('access-control-allow-origin')

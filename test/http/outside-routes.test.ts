@@ -75,13 +75,30 @@ describe('errors outside any route', () => {
     expect(notAnId.json().error).toMatchObject({ code: 'INVALID_REQUEST', field: 'path.id' })
   })
 
-  it('answers a missing token before any route in the JSON-RPC shape there, and the seed shape elsewhere', async () => {
-    const rpc = await app.inject({ url: '/a2a/jsonrpc', headers: { authorization: '' } })
+  it('answers a missing token in the JSON-RPC shape there', async () => {
+    const rpc = await app.inject({
+      method: 'POST',
+      url: '/a2a/jsonrpc',
+      headers: { authorization: '' },
+      payload: {},
+    })
     expect(rpc.statusCode).toBe(401)
     expect(rpc.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32030 } })
+  })
+
+  it('answers a path no route serves 404, and another method 405, with or without a token', async () => {
+    // A wrong URL is said to be wrong, not hidden behind a token problem.
     const seed = await app.inject({ url: '/nowhere', headers: { authorization: '' } })
-    expect(seed.statusCode).toBe(401)
-    expect(seed.json().error).toMatchObject({ code: 'UNAUTHENTICATED' })
+    expect(seed.statusCode).toBe(404)
+    expect(seed.json().error).toMatchObject({ code: 'ROUTE_NOT_FOUND' })
+    const rpc = await app.inject({ url: '/a2a/jsonrpc', headers: { authorization: '' } })
+    expect(rpc.statusCode).toBe(405)
+    expect(rpc.headers.allow).toBe('POST')
+    const card = await app.inject({
+      url: '/nothing/.well-known/agent-card.json',
+      headers: { authorization: 'Bearer not-a-token' },
+    })
+    expect(card.statusCode).toBe(404)
   })
 
   it("answers a URL that cannot be decoded in the shape of the caller's JSON-RPC version", async () => {

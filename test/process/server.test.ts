@@ -84,15 +84,15 @@ describe('node dist/server.js', () => {
         timeout: 5_000,
       })
       expect((await fetch(`${url}/metrics`)).status).toBe(200)
-      // With a token or without, the same answer: it verifies none.
+      // With a token or without, the same answer: a worker serves no A2A path.
       const withToken: Record<string, string> = { authorization: bearer() }
       for (const headers of [withToken, {}]) {
         const refused = await fetch(`${url}/tasks/00000000-0000-4000-8000-000000000000`, {
           headers,
         })
-        expect(refused.status).toBe(401)
-        expect(((await refused.json()) as { error: { message: string } }).error.message).toBe(
-          'This process verifies no tokens: it is a worker (ROLE=worker) without AUTH_* settings, which serves only /healthz, /readyz and /metrics',
+        expect(refused.status).toBe(404)
+        expect(((await refused.json()) as { error: { code: string } }).error.code).toBe(
+          'ROUTE_NOT_FOUND',
         )
       }
     } finally {

@@ -255,6 +255,12 @@ describe.each([
       expect(reply.json().error).toMatchObject({ problem: 'not-found' })
     })
 
+    it('a path of one of our own agents that serves no card: not found, not a token problem', async () => {
+      const reply = await register(`${alpha.url}/nothing`)
+      expect(reply.statusCode).toBe(422)
+      expect(reply.json().error).toMatchObject({ problem: 'not-found' })
+    })
+
     it('a body without an http URL is a 400 naming the field', async () => {
       for (const url of [undefined, 'ftp://example.com', 'not a url', 42]) {
         const reply = await register(url)

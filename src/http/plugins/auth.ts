@@ -1,6 +1,7 @@
 /**
  * JWT bearer authentication in front of every route but the public ones (agent cards, probes:
- * `config: { public: true }`), in two `onRequest` steps with the rate limit between them:
+ * `config: { public: true }`), in two `onRequest` steps with the rate limit between them (a
+ * path no route serves is answered 404 or 405 whatever the token, see `needsNoToken`):
  *
  * 1. this plugin verifies the token: a verified token becomes `request.caller`, a bad or missing
  *    one `request.authFailure` (nothing is thrown yet, so the rate limit can count the attempt
@@ -13,7 +14,7 @@
  * whichever layer threw (a skill's scope is checked by the engine).
  */
 import fastifyJwt from '@fastify/jwt'
-import type { FastifyInstance, FastifyPluginAsync } from 'fastify'
+import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import type { Logger } from 'pino'
 import type { AuthSettings } from '../../auth/settings.js'
@@ -48,6 +49,14 @@ declare module 'fastify' {
 }
 
 /** `scope`/`scp` as providers write it: a space-separated string or an array of strings. */
+/**
+ * The public routes, and a path no route serves: its 404 (or 405) says the URL is wrong, which
+ * a 401 would hide behind a token problem (the routes themselves are no secret: the Agent Card
+ * lists them). A token sent there is still verified: its caller's rate limit counts the request.
+ */
+const needsNoToken = (request: FastifyRequest): boolean =>
+  request.routeOptions.config.public === true || request.is404
+
 const scopesOf = (claim: unknown): string[] =>
   typeof claim === 'string'
     ? claim.split(' ').filter(Boolean)
@@ -125,7 +134,7 @@ const auth: FastifyPluginAsync<AuthPluginOptions> = async (app, { settings, devS
 export const authorize = fp(
   async (app) => {
     app.addHook('onRequest', async (request) => {
-      if (request.routeOptions.config.public === true) return
+      if (needsNoToken(request)) return
       if (request.authFailure) throw request.authFailure
       const scopes = request.caller?.scopes ?? []
       const missing = missingScopes(scopes, [INVOKE_SCOPE])

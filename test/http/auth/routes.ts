@@ -69,7 +69,6 @@ export const PROTECTED_ROUTES: ProtectedRoute[] = [
   rest('DELETE', `/tasks/${id}/pushNotificationConfigs/c1`),
   rest('GET', '/extendedAgentCard'),
   rest('GET', '/tenant-a/tasks'),
-  seed('GET', '/no/such/route'),
 ]
 
 /** The body is the dialect's own error shape with the auth code. */
