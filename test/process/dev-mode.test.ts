@@ -211,15 +211,27 @@ describe('a2a (the built binary)', () => {
     expect(fallback.stderr).toBe(
       `a2a token: signed with the dev-mode secret in ${secretFile} (no --secret, no AUTH_JWT_SECRET)\n`,
     )
-    // With a real secret, a token is a real caller's: the default one is named.
-    const chosen = await run(cli, ['token'], { env: { ...env, AUTH_JWT_SECRET: 'e'.repeat(40) } })
+    // With a real secret (and no dev-mode server here), a token is a real caller's: the default
+    // one is named.
+    const real = {
+      ...env,
+      AUTH_DEV_SECRET_FILE: join(dir, 'none'),
+      AUTH_JWT_SECRET: 'e'.repeat(40),
+    }
+    const chosen = await run(cli, ['token'], { env: real })
     expect(chosen.stderr).toBe(
       'a2a token: for the default caller "dev-user" with every skill (a2a:invoke skill:*); name the caller with --sub and its scopes with --scope\n',
     )
-    const named = await run(cli, ['token', '--sub', 'alice'], {
+    const named = await run(cli, ['token', '--sub', 'alice'], { env: real })
+    expect(named.stderr).toBe('')
+    // An AUTH_JWT_SECRET left in the shell beside a dev-mode server's secret: its token would be
+    // refused by that server.
+    const beside = await run(cli, ['token', '--sub', 'alice'], {
       env: { ...env, AUTH_JWT_SECRET: 'e'.repeat(40) },
     })
-    expect(named.stderr).toBe('')
+    expect(beside.stderr).toBe(
+      `a2a token: signed with AUTH_JWT_SECRET from the environment; a dev-mode server started here signs with ${secretFile} instead and refuses this token (unset AUTH_JWT_SECRET to mint for it)\n`,
+    )
   })
 
   it('token without any secret exits 78 and says where a secret comes from', async () => {

@@ -38,6 +38,12 @@ const first = (list: string | undefined): string | undefined =>
     .map((item) => item.trim())
     .find(Boolean)
 
+/** A dev-mode server's secret file is here, and holds another secret than `secret`. */
+function devSecretDiffers(secretFile: string, secret: string): boolean {
+  const dev = readDevSecret(secretFile)
+  return dev !== undefined && dev !== secret
+}
+
 /** The caller a token is for when --sub names none: dev mode's user. */
 const DEFAULT_SUB = 'dev-user'
 
@@ -127,6 +133,11 @@ export async function run(argv: string[], env = process.env): Promise<number> {
     // Said because it is chosen silently: a server started with AUTH_JWT_SECRET refuses it.
     process.stderr.write(
       `a2a token: signed with the dev-mode secret in ${resolve(secretFile)} (no --secret, no AUTH_JWT_SECRET)\n`,
+    )
+  } else if (values.secret === undefined && devSecretDiffers(secretFile, secret)) {
+    // An AUTH_JWT_SECRET left exported beside a dev-mode server: its tokens are refused there.
+    process.stderr.write(
+      `a2a token: signed with AUTH_JWT_SECRET from the environment; a dev-mode server started here signs with ${resolve(secretFile)} instead and refuses this token (unset AUTH_JWT_SECRET to mint for it)\n`,
     )
   } else if (values.sub === undefined) {
     // A real secret: the token is a real caller's, whose name and scopes the audit log keeps.
