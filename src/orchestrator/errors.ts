@@ -17,10 +17,33 @@ export interface AgentFailure {
   error: unknown
 }
 
-/** No healthy registered agent declares the skill. */
+/** An agent the registry holds but skips, its health checks failing. */
+export interface UnhealthyAgent {
+  name: string
+  url: string
+  /** Why its last check failed. */
+  lastError?: string
+}
+
+/**
+ * No healthy registered agent declares the skill: none declares it at all (a misspelt skill
+ * id, an agent never registered), or those that do are unhealthy, each named with why.
+ */
 export class NoAgentForSkillError extends A2AClientError {
-  constructor(readonly skillId: string) {
-    super(`No healthy registered agent declares skill "${skillId}"`)
+  constructor(
+    readonly skillId: string,
+    readonly unhealthy: readonly UnhealthyAgent[] = [],
+  ) {
+    super(
+      unhealthy.length === 0
+        ? `No registered agent declares skill "${skillId}"`
+        : `No healthy registered agent declares skill "${skillId}": ${unhealthy
+            .map(
+              (agent) =>
+                `${agent.name} (${agent.url}) is unhealthy${agent.lastError ? `: ${agent.lastError}` : ''}`,
+            )
+            .join('; ')}`,
+    )
   }
 }
 

@@ -16,6 +16,6 @@ export {
   InputRequiredError,
   NoAgentForSkillError,
 } from './errors.js'
-export type { AgentFailure, AgentRef } from './errors.js'
+export type { AgentFailure, AgentRef, UnhealthyAgent } from './errors.js'
 export { DELEGATE_SKILL_FIELD, ORCHESTRATE_SKILL_ID, orchestrateSkill } from './skill.js'
 export type { OrchestrateSkillOptions } from './skill.js'

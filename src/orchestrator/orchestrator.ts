@@ -42,12 +42,14 @@ import {
   NoAgentForSkillError,
   textOf,
 } from './errors.js'
-import type { AgentFailure, AgentRef } from './errors.js'
+import type { AgentFailure, AgentRef, UnhealthyAgent } from './errors.js'
 
 /** Where the orchestrator finds agents; AgentRegistry is one. */
 export interface AgentLookup {
   /** The healthy agents that declare the skill, best first. */
   findBySkill(skillId: string): Promise<AgentRef[]>
+  /** The unhealthy ones, named when no healthy one is left (AgentRegistry has them). */
+  unhealthyBySkill?(skillId: string): Promise<UnhealthyAgent[]>
 }
 
 /**
@@ -129,7 +131,12 @@ export class Orchestrator {
     options: DelegateOptions = {},
   ): Promise<Delegation> {
     const agents = await this.#registry.findBySkill(skillId)
-    if (agents.length === 0) throw new NoAgentForSkillError(skillId)
+    if (agents.length === 0) {
+      throw new NoAgentForSkillError(
+        skillId,
+        (await this.#registry.unhealthyBySkill?.(skillId)) ?? [],
+      )
+    }
     const failures: AgentFailure[] = []
     for (const agent of agents) {
       const remote: RemoteTaskRef = {}

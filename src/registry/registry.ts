@@ -125,6 +125,11 @@ export class AgentRegistry {
     return this.list({ skill: skillId, healthy: true })
   }
 
+  /** The unhealthy agents that declare the skill (skipped by findBySkill). */
+  unhealthyBySkill(skillId: string): Promise<AgentEntry[]> {
+    return this.list({ skill: skillId, healthy: false })
+  }
+
   findByTag(tag: string): Promise<AgentEntry[]> {
     return this.list({ tag, healthy: true })
   }

@@ -295,7 +295,24 @@ describe('Orchestrator.delegate', () => {
     await fresh()
     const error = await orchestrator.delegate('sing', { text: 'la' }).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(NoAgentForSkillError)
-    expect((error as Error).message).toBe('No healthy registered agent declares skill "sing"')
+    expect((error as Error).message).toBe('No registered agent declares skill "sing"')
+  })
+
+  it('names the agents that declare the skill but are unhealthy, and why', async () => {
+    const delta = await startTestAgent('Delta', [waitSkill])
+    registry = new AgentRegistry({ unhealthyAfter: 1, checkIntervalMs: 1, checkTimeoutMs: 1000 })
+    await registry.register(delta.url)
+    await delta.stop()
+    await new Promise((resolve) => setTimeout(resolve, 5))
+    await registry.checkDue()
+    orchestrator = new Orchestrator({ registry, token: token(ORCHESTRATOR) })
+    const error = await orchestrator.delegate('wait', { text: 'x' }).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(NoAgentForSkillError)
+    expect((error as Error).message).toMatch(
+      new RegExp(
+        `^No healthy registered agent declares skill "wait": Delta \\(${delta.url}\\) is unhealthy: .+`,
+      ),
+    )
   })
 
   it('polls an agent whose card does not stream (waitForCompletion)', async () => {

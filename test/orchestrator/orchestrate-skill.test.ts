@@ -259,9 +259,7 @@ describe('the orchestrate skill over A2A', () => {
   it('fails the task, saying why, when no registered agent declares the skill', async () => {
     const result = await delegate(client, 'sing', 'la')
     expect(result.status.state).toBe('failed')
-    expect(textOf(result.status.message?.parts)).toBe(
-      'No healthy registered agent declares skill "sing"',
-    )
+    expect(textOf(result.status.message?.parts)).toBe('No registered agent declares skill "sing"')
   })
 
   it('calls the agent as itself: the delegated task is the orchestrator one, not its caller', async () => {
