@@ -26,7 +26,19 @@ export function startWarnings(config: Config): string[] {
     production && config.AUDIT_SINK === 'off'
       ? 'AUDIT_SINK is off: no audit record is kept of who did what; choose stdout, file or redis'
       : undefined,
+    tokenlessOrchestrator(config),
   ].filter((warning): warning is string => warning !== undefined)
+}
+
+/**
+ * The orchestrate skill calls other agents as itself: without a token of its own, every agent
+ * that verifies tokens refuses it, which a user otherwise learns only from a failed delegation.
+ */
+function tokenlessOrchestrator(config: Config): string | undefined {
+  if (!config.BUNDLED_SKILLS.includes('orchestrate')) return undefined
+  if (config.ORCHESTRATOR_AGENT_TOKEN !== undefined) return undefined
+  if (config.ORCHESTRATOR_AGENT_TOKEN_FILE !== undefined) return undefined
+  return 'the orchestrate skill calls registered agents without a token (ORCHESTRATOR_AGENT_TOKEN and ORCHESTRATOR_AGENT_TOKEN_FILE are unset): every agent that verifies tokens will refuse it; give it a token for them'
 }
 
 /**

@@ -49,6 +49,14 @@ describe('start warnings', () => {
     expect(warningsFor({ PUBLIC_URL: 'http://localhost:3000' })).toEqual([])
   })
 
+  it('say when the orchestrate skill has no token to call agents with', () => {
+    const hub = { BUNDLED_SKILLS: 'echo,orchestrate' }
+    expect(startWarnings(configFrom({ AUTH_JWT_SECRET: SECRET, ...hub }))).toEqual([
+      'the orchestrate skill calls registered agents without a token (ORCHESTRATOR_AGENT_TOKEN and ORCHESTRATOR_AGENT_TOKEN_FILE are unset): every agent that verifies tokens will refuse it; give it a token for them',
+    ])
+    expect(warningsFor({ ...hub, ORCHESTRATOR_AGENT_TOKEN: 'a.b.c' })).toEqual([])
+  })
+
   it('are logged at warn when the server starts', async () => {
     const { lines, logger } = keptLog()
     const app = await testApp({ ...production, AUDIT_SINK: 'off' }, { logger })
