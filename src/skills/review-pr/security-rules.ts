@@ -29,7 +29,7 @@ const JS_EVAL = [
 ]
 /** child_process exec/execSync with a template or concatenated command (not RegExp#exec). */
 const NODE_SHELL = [
-  /(?:(?<![\w$.])|\b(?:child_process|childProcess|cp)\.)exec(?:Sync)?\s*\(\s*(?:`[^`]*\$\{|(["'])(?:(?!\1).)*\1\s*\+|[\w$.]+\s*\+)/,
+  /(?:(?<![\w$.])|\b(?:child_process|childProcess|cp)\.|\brequire\(\s*["'](?:node:)?child_process["']\s*\)\.)exec(?:Sync)?\s*\(\s*(?:`[^`]*\$\{|(["'])(?:(?!\1).)*\1\s*\+|[\w$.]+\s*\+)/,
   /\bshell\s*:\s*true\b/,
 ]
 

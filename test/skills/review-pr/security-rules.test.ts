@@ -74,6 +74,7 @@ describe('security: code execution, shell, hashing, TLS, deserialization', () =>
         "  execFile('git', ['log', branch])",
         '}',
       ]),
+      newFile('bin/list.js', ['require("child_process").exec("ls " + dir, done)']),
       newFile('runner/run.go', [
         '\tout, err := exec.Command("sh", "-c", "ls -la "+dir).Output()',
         '\tok, err := exec.Command("git", "status").Output()',
@@ -81,6 +82,7 @@ describe('security: code execution, shell, hashing, TLS, deserialization', () =>
       newFile('src/Ping.java', ['Process p = Runtime.getRuntime().exec("ping -c 1 " + host);']),
     )
     expect(briefs(diff)).toEqual([
+      'bin/list.js:1 high shell-injection',
       'lib/git.ts:4 high shell-injection',
       'lib/git.ts:5 high shell-injection',
       'runner/run.go:1 high shell-injection',
