@@ -20,7 +20,7 @@ export function askForLanguage(unknownLanguage?: string): string {
     `Please reply with one of: ${LANGUAGES.join(', ')}.`
   return unknownLanguage === undefined
     ? question
-    : `I have no rules for ${JSON.stringify(unknownLanguage)}. ${question}`
+    : `${JSON.stringify(unknownLanguage)} is not a language I have rules for. ${question}`
 }
 
 const inputSchema: JsonSchema = {

@@ -104,12 +104,19 @@ const COMBINED_DIFF_REFUSAL =
   'This is the combined diff of a merge commit (diff --cc), which review-pr does not read: ' +
   'send the diff against one parent instead, e.g. git diff HEAD^1 HEAD'
 
-/** Newest first: what the user said last wins, and a data field beats their prose. */
+/** An answer to the question, by the look of it: a few words on one line. */
+const MAX_ANSWER_LENGTH = 40
+
+/**
+ * Newest first: what the user said last wins, and a data field beats their prose. A short answer
+ * in prose that names no language we know (a reply to the question, after the first message) is
+ * the unknown language the next question names.
+ */
 function latestLanguage(
   turns: readonly Turn[],
 ): Pick<ReviewRequest, 'language' | 'unknownLanguage'> {
   let unknownLanguage: string | undefined
-  for (const turn of [...turns].reverse()) {
+  for (const [index, turn] of [...turns.entries()].reverse()) {
     const named = turn.data.language
     if (typeof named === 'string' && named.trim() !== '') {
       const language = normalizeLanguage(named)
@@ -118,6 +125,15 @@ function latestLanguage(
     }
     const language = languageFromText(turn.prose)
     if (language) return { language }
+    const answer = turn.prose.trim()
+    if (
+      index > 0 &&
+      answer !== '' &&
+      answer.length <= MAX_ANSWER_LENGTH &&
+      !answer.includes('\n')
+    ) {
+      unknownLanguage ??= answer
+    }
   }
   return unknownLanguage === undefined ? {} : { unknownLanguage }
 }

@@ -334,13 +334,19 @@ describe('reviewPrSkill.execute', () => {
       })
     })
 
-    it('asks again when the answer names no language it knows', async () => {
+    it('asks again, saying why, when the answer names no language it knows', async () => {
       const { outcome } = await run(
         first,
         agentReply(textPart(question)),
-        userMessage(textPart('no idea, sorry')),
+        userMessage(textPart('klingon')),
       )
-      expect(outcome).toEqual({ state: 'input-required', message: [textPart(question)] })
+      expect(outcome).toEqual({
+        state: 'input-required',
+        message: [textPart(askForLanguage('klingon'))],
+      })
+      expect(askForLanguage('klingon')).toMatch(
+        /^"klingon" is not a language I have rules for\. Which/,
+      )
     })
 
     it('explains when the language it was given is one it has no rules for', async () => {
@@ -349,7 +355,7 @@ describe('reviewPrSkill.execute', () => {
         state: 'input-required',
         message: [textPart(askForLanguage('COBOL'))],
       })
-      expect(askForLanguage('COBOL')).toMatch(/^I have no rules for "COBOL"\. Which/)
+      expect(askForLanguage('COBOL')).toMatch(/^"COBOL" is not a language I have rules for\. Which/)
     })
   })
 
