@@ -17,6 +17,21 @@ describe('the cap on a caller’s open tasks', () => {
       { skills: [slowSkill(), askSkill, echoSkill] },
     )
   const send = (body: object) => app.inject({ method: 'POST', url: '/tasks/send', payload: body })
+  const answer = (taskId: string, text: string) =>
+    app.inject({
+      method: 'POST',
+      url: `/tasks/${taskId}/send`,
+      payload: { message: { role: 'user', parts: [{ type: 'text', text }] } },
+    })
+  const stateOf = async (taskId: string) =>
+    (await app.inject(`/tasks/${taskId}`)).json().status.state
+  /** Sends the `ask` skill's task and waits for its question (SEND_WAIT_MS is 0). */
+  async function askAndWait() {
+    const ask = sendBody('colour?', { metadata: { skillId: 'ask' } })
+    expect((await send(ask)).statusCode).toBe(200)
+    await expect.poll(() => stateOf(ask.id)).toBe('input-required')
+    return ask
+  }
 
   it('refuses a send past the cap with 429, writing nothing, and admits one again after a cancel', async () => {
     app = await capped(2)
@@ -59,12 +74,7 @@ describe('the cap on a caller’s open tasks', () => {
 
   it('holds a slot while a task waits for its caller, and frees it when the task ends', async () => {
     app = await capped(1)
-    const ask = sendBody('colour?', { metadata: { skillId: 'ask' } })
-    expect((await send(ask)).statusCode).toBe(200)
-    // SEND_WAIT_MS is 0: wait for the question.
-    await expect
-      .poll(async () => (await app.inject(`/tasks/${ask.id}`)).json().status.state)
-      .toBe('input-required')
+    const ask = await askAndWait()
     // Waiting tasks would otherwise let one caller fill the store and shut the others out.
     const echo = sendBody('echo', { metadata: { skillId: 'echo' } })
     expect((await send(echo)).statusCode).toBe(429)
@@ -72,26 +82,15 @@ describe('the cap on a caller’s open tasks', () => {
     expect((await send(ask)).statusCode).toBe(200)
     expect((await send(echo)).statusCode).toBe(429)
 
-    // The caller's own answer is never refused by the cap; the task then completes.
-    const answered = await app.inject({
-      method: 'POST',
-      url: `/tasks/${ask.id}/send`,
-      payload: { message: { role: 'user', parts: [{ type: 'text', text: 'blue' }] } },
-    })
-    expect(answered.statusCode).toBe(200)
-    await expect
-      .poll(async () => (await app.inject(`/tasks/${ask.id}`)).json().status.state)
-      .toBe('completed')
+    // The caller's own answer goes through, as the task holds its slot; the task then completes.
+    expect((await answer(ask.id, 'blue')).statusCode).toBe(200)
+    await expect.poll(() => stateOf(ask.id)).toBe('completed')
     expect((await send(echo)).statusCode).toBe(200)
   })
 
   it('frees the slot of a waiting task that is canceled', async () => {
     app = await capped(1)
-    const ask = sendBody('colour?', { metadata: { skillId: 'ask' } })
-    expect((await send(ask)).statusCode).toBe(200)
-    await expect
-      .poll(async () => (await app.inject(`/tasks/${ask.id}`)).json().status.state)
-      .toBe('input-required')
+    const ask = await askAndWait()
     await app.inject({ method: 'POST', url: `/tasks/${ask.id}/cancel` })
     expect((await send(sendBody('echo', { metadata: { skillId: 'echo' } }))).statusCode).toBe(200)
   })
@@ -100,12 +99,7 @@ describe('the cap on a caller’s open tasks', () => {
     app = await capped(1)
     const running = sendBody('1')
     expect((await send(running)).statusCode).toBe(200)
-    const refused = await app.inject({
-      method: 'POST',
-      url: `/tasks/${running.id}/send`,
-      payload: { message: { role: 'user', parts: [{ type: 'text', text: 'more' }] } },
-    })
-    expect(refused.statusCode).toBe(409)
+    expect((await answer(running.id, 'more')).statusCode).toBe(409)
     expect((await send(sendBody('2'))).statusCode).toBe(429)
   })
 
