@@ -202,7 +202,10 @@ export async function buildApp(
   if (config.CORS_ORIGINS.length > 0) await app.register(cors, { origins: config.CORS_ORIGINS })
   // First among the preClose hooks, so that requests are refused while the engine drains.
   await app.register(closing)
-  await app.register(metricsPlugin, { metrics })
+  await app.register(metricsPlugin, {
+    metrics,
+    ...(config.METRICS_TOKEN !== undefined && { token: config.METRICS_TOKEN }),
+  })
   await app.register(audit, { trail, flushTimeoutMs: config.SHUTDOWN_GRACE_MS })
   // Before the routes, as they hook every route registered after them, and in this order:
   // verify the token, count the request (by caller, or by address when the token failed),

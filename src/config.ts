@@ -123,6 +123,16 @@ const Settings = z.object({
   MESSAGE_DEDUP: flag('true'),
   /** Serve Prometheus metrics at GET /metrics (public, like the probes) and count them. */
   METRICS_ENABLED: flag('true'),
+  /**
+   * When set, GET /metrics needs `Authorization: Bearer <this>` (a Prometheus scrape job's
+   * `authorization` setting); unset, /metrics is public like the probes.
+   */
+  METRICS_TOKEN: secret(
+    z
+      .string()
+      .min(MIN_SECRET_LENGTH, `must be at least ${MIN_SECRET_LENGTH} characters`)
+      .optional(),
+  ),
   /** How long a finished task (and its events) stays readable; 0 keeps it forever. */
   TASK_RETENTION_SECONDS: int(0).default(3600),
   /**

@@ -267,3 +267,41 @@ async function sendMessage(server: FastifyInstance, text: string) {
   })
   return response.json<Record<string, unknown>>()
 }
+
+describe('METRICS_TOKEN', () => {
+  const METRICS_TOKEN = 'scrape-token-0123456789-abcdefghijklmnop'
+
+  it('makes GET /metrics need that bearer token; an A2A token is not it', async () => {
+    app = await testApp({ METRICS_TOKEN })
+    const as = (authorization?: string) =>
+      app!.inject({ url: '/metrics', headers: { authorization } })
+
+    const missing = await as(undefined)
+    expect(missing.statusCode).toBe(401)
+    expect(missing.headers['www-authenticate']).toBe('Bearer realm="metrics"')
+    expect(missing.json().error).toMatchObject({
+      code: 'UNAUTHENTICATED',
+      message: 'GET /metrics needs the token in METRICS_TOKEN: send Authorization: Bearer <token>',
+    })
+    for (const wrong of [bearer(), `Bearer ${METRICS_TOKEN}x`, METRICS_TOKEN]) {
+      const refused = await as(wrong)
+      expect(refused.statusCode).toBe(401)
+      expect(refused.json().error.message).toBe('The token is not the one in METRICS_TOKEN')
+    }
+    const scraped = await as(`Bearer ${METRICS_TOKEN}`)
+    expect(scraped.statusCode).toBe(200)
+    expect(scraped.body).toContain('# TYPE a2a_auth_failures_total counter')
+    // The refusals are counted as any failed authentication.
+    expect(
+      sample(scraped.body, 'a2a_auth_failures_total', {
+        reason: 'The token is not the one in METRICS_TOKEN',
+      }),
+    ).toBe(3)
+  })
+
+  it('refuses a token shorter than 32 characters at start', () => {
+    expect(() => configFrom({ METRICS_TOKEN: 'short' })).toThrow(
+      /METRICS_TOKEN: must be at least 32 characters/,
+    )
+  })
+})

@@ -1,9 +1,11 @@
 /**
- * Prometheus metrics: `GET /metrics` (public, like the probes: serve it to your network only),
+ * Prometheus metrics: `GET /metrics` (public, like the probes, unless METRICS_TOKEN is set: then
+ * it needs that bearer token; either way serve it to your network only),
  * every request's route, status and duration, the errors by their A2A code, and the refusals
  * (401, 403, 429) as the errors that carry them pass. `app.metrics` is undefined when
  * METRICS_ENABLED is false; then nothing is counted and /metrics is not served.
  */
+import { createHash, timingSafeEqual } from 'node:crypto'
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import {
@@ -18,6 +20,8 @@ import { toA2AError } from '../errors.js'
 
 export interface MetricsPluginOptions {
   metrics: Metrics | undefined
+  /** METRICS_TOKEN: the bearer token /metrics needs; none when absent. */
+  token?: string
 }
 
 declare module 'fastify' {
@@ -29,7 +33,7 @@ declare module 'fastify' {
 /** The route label of a request that matched no route: never its path (unbounded). */
 export const UNMATCHED_ROUTE = 'unmatched'
 
-const metricsPlugin: FastifyPluginAsync<MetricsPluginOptions> = async (app, { metrics }) => {
+const metricsPlugin: FastifyPluginAsync<MetricsPluginOptions> = async (app, { metrics, token }) => {
   app.decorate('metrics', metrics)
   if (metrics === undefined) return
 
@@ -59,10 +63,32 @@ const metricsPlugin: FastifyPluginAsync<MetricsPluginOptions> = async (app, { me
     else if (error instanceof CapReachedError) metrics.limited(error.cap)
   })
 
-  app.get('/metrics', { logLevel: 'warn', config: { public: true } }, async (_request, reply) =>
-    reply.type(METRICS_CONTENT_TYPE).send(await metrics.scrape()),
-  )
+  const scraper = token === undefined ? undefined : scraperCheck(token)
+  app.get('/metrics', { logLevel: 'warn', config: { public: true } }, async (request, reply) => {
+    scraper?.(request.headers.authorization)
+    return reply.type(METRICS_CONTENT_TYPE).send(await metrics.scrape())
+  })
 }
+
+const METRICS_REALM = 'metrics'
+
+/**
+ * Throws unless `authorization` is `Bearer <token>`. The two are compared as sha256 digests,
+ * in constant time: neither the length nor a prefix of the token shows in the answer's timing.
+ */
+function scraperCheck(token: string): (authorization: string | undefined) => void {
+  const expected = digest(`Bearer ${token}`)
+  return (authorization) => {
+    if (authorization !== undefined && timingSafeEqual(digest(authorization), expected)) return
+    const message =
+      authorization === undefined
+        ? 'GET /metrics needs the token in METRICS_TOKEN: send Authorization: Bearer <token>'
+        : 'The token is not the one in METRICS_TOKEN'
+    throw new AuthenticationError(message, `Bearer realm="${METRICS_REALM}"`)
+  }
+}
+
+const digest = (value: string): Buffer => createHash('sha256').update(value).digest()
 
 /** The public routes a limit guards are the Agent Cards (the probes and /metrics are exempt). */
 const limitOf = (request: FastifyRequest) =>
