@@ -302,7 +302,7 @@ describe('audit records with the memory store (file sink)', () => {
 
   it('names routes as documented, and a path no route serves as "(no route)", never the URL', async () => {
     const file = join(dir, 'routes.jsonl')
-    const app = await auditedApp({ AUDIT_SINK: 'file', AUDIT_FILE: file })
+    const app = await auditedApp({ AUDIT_SINK: 'file', AUDIT_FILE: file, RATE_LIMIT_MAX: '2' })
     const url = await listening(app)
     const refused = (path: string) =>
       fetch(`${url}${path}`, {
@@ -311,7 +311,9 @@ describe('audit records with the memory store (file sink)', () => {
         body: '{}',
       })
     expect((await refused('/a2a/rest/message:send')).status).toBe(401)
-    expect((await refused(`/nowhere/${SECRET}`)).status).toBe(401)
+    // A path no route serves is 404, whatever the token, and spends the address's budget.
+    expect((await refused(`/nowhere/${SECRET}`)).status).toBe(404)
+    expect((await refused(`/nowhere/${SECRET}`)).status).toBe(429)
     await app.close()
     const text = readFileSync(file, 'utf8')
     expect(text).not.toContain(SECRET)
@@ -319,9 +321,11 @@ describe('audit records with the memory store (file sink)', () => {
       .trim()
       .split('\n')
       .map((line) => JSON.parse(line))
-      .filter((record) => record.event === AuditEvent.authFailure)
-      .map((record) => record.details.route)
-    expect(routes).toEqual(['/a2a/rest/message:send', '(no route)'])
+      .map((record) => [record.event, record.details.route])
+    expect(routes).toEqual([
+      [AuditEvent.authFailure, '/a2a/rest/message:send'],
+      [AuditEvent.rateLimitHit, '(no route)'],
+    ])
   })
 
   it('keeps concurrent requests apart: each task carries its own request id and caller', async () => {
