@@ -41,6 +41,29 @@ async function waitFor<T>(probe: () => T | undefined, what: string): Promise<T> 
 }
 
 describe('dev mode (no AUTH_* settings, NODE_ENV development)', () => {
+  it('warns when it listens where other machines reach it', async () => {
+    const server = spawnServer({
+      NODE_ENV: 'development',
+      HOST: '0.0.0.0',
+      PORT: String(await freePort()),
+      AUTH_DEV_SECRET_FILE: relative(root, secretFile),
+    })
+    const line = await waitFor(
+      () =>
+        server
+          .stdout()
+          .split('\n')
+          .find((l) => l.includes('DEV MODE on HOST=')),
+      'the warning',
+    )
+    expect(JSON.parse(line)).toMatchObject({
+      level: 40,
+      msg: 'DEV MODE on HOST=0.0.0.0: other machines can reach this development server; a deployment sets NODE_ENV=production and a key (AUTH_JWT_SECRET, AUTH_JWT_PUBLIC_KEY or AUTH_JWKS_URL)',
+    })
+    server.child.kill('SIGTERM')
+    expect(await server.exited).toBe(0)
+  })
+
   it('prints a ready token and a curl line; the token works, no token is 401', async () => {
     const port = await freePort()
     const server = spawnServer({
@@ -59,6 +82,8 @@ describe('dev mode (no AUTH_* settings, NODE_ENV development)', () => {
     expect(server.stderr()).toMatch(/curl -H "Authorization: Bearer \S+" http:\/\/localhost:\d+\//)
     // The structured log says so too, for whoever reads the logs rather than the terminal.
     await waitFor(() => (server.stdout().includes('DEV MODE') ? true : undefined), 'the log line')
+    // On loopback, that is all it says.
+    expect(server.stdout()).not.toContain('DEV MODE on HOST=')
     const base = `http://127.0.0.1:${port}`
     const ok = await fetch(`${base}/a2a/rest/tasks`, {
       headers: { authorization: `Bearer ${token}` },
