@@ -28,9 +28,14 @@ async function exitAfterLog(log: FastifyBaseLogger, code: number): Promise<never
   const stream = (log as unknown as Record<symbol, unknown>)[symbols.streamSym]
   if (stream instanceof EventEmitter && 'end' in stream && typeof stream.end === 'function') {
     const end = stream.end as () => void
-    const closed = once(stream, 'close')
-    end.call(stream)
-    await Promise.race([closed, sleep(LOG_FLUSH_MS, undefined, { ref: false })])
+    // A stdout that is gone (EPIPE) must not turn a clean stop into a crash: exit all the same.
+    const closed = once(stream, 'close').catch(() => undefined)
+    try {
+      end.call(stream)
+      await Promise.race([closed, sleep(LOG_FLUSH_MS, undefined, { ref: false })])
+    } catch {
+      // Ended or destroyed already: nothing left to wait for.
+    }
   }
   process.exit(code)
 }
