@@ -60,6 +60,24 @@ export function orchestrateSkill(options: OrchestrateSkillOptions): Skill {
       properties: { [DELEGATE_SKILL_FIELD]: { type: 'string', minLength: 1 } },
     },
     async execute(ctx) {
+      /** Passes the answer on to the agent whose question this task asked; says who failed. */
+      const resume = async (
+        waiting: Waiting,
+        answer: { parts: Part[] },
+        handlers: Parameters<Orchestrator['resume']>[3],
+      ) => {
+        const agent = await agents.get(waiting.agentId)
+        try {
+          return await orchestrator.resume(
+            agent,
+            { id: waiting.taskId, contextId: waiting.contextId },
+            answer,
+            handlers,
+          )
+        } catch (error) {
+          throw error instanceof A2AClientError ? new ResumeError(agent, error) : error
+        }
+      }
       const handlers = {
         signal: ctx.signal,
         onProgress: (progress: DelegationProgress) => report(ctx, progress),
@@ -67,12 +85,7 @@ export function orchestrateSkill(options: OrchestrateSkillOptions): Skill {
       try {
         const waiting = waitingIn(ctx.history)
         const delegation = waiting
-          ? await orchestrator.resume(
-              await agents.get(waiting.agentId),
-              { id: waiting.taskId, contextId: waiting.contextId },
-              { parts: ctx.message.parts },
-              handlers,
-            )
+          ? await resume(waiting, { parts: ctx.message.parts }, handlers)
           : await orchestrator.delegate(...request(ctx), handlers)
         return await deliver(ctx, delegation)
       } catch (error) {
@@ -161,6 +174,23 @@ async function deliver(ctx: SkillContext, delegation: Delegation) {
 
 class InputError extends Error {}
 
+/**
+ * The answer could not be passed on: named by agent, as the caller never saw the delegated
+ * task's id. An agent that no longer has the task (it restarted with its tasks in memory, or the
+ * task expired) is said to be so, with what to do.
+ */
+class ResumeError extends A2AClientError {
+  constructor(agent: AgentRef, error: A2AClientError) {
+    const lost = error instanceof AgentError && error.reason === 'TASK_NOT_FOUND'
+    super(
+      lost
+        ? `${agent.name} (${agent.url}) no longer has the task that asked the question (it restarted, or the task expired): send the request again as a new task`
+        : `${agent.name} (${agent.url}) could not take the answer: ${error.message}`,
+      { cause: error },
+    )
+  }
+}
+
 function outcomeOf(ctx: SkillContext, error: unknown, tokenHint: string | undefined) {
   if (error instanceof InputError) return ctx.reject(error.message)
   if (error instanceof InputRequiredError) {
@@ -186,6 +216,8 @@ function outcomeOf(ctx: SkillContext, error: unknown, tokenHint: string | undefi
 function withTokenHint(error: Error, hint: string): string {
   const hinted = (cause: unknown, reason: string) =>
     cause instanceof AgentError && cause.credentialsRefused ? `${reason} (${hint})` : reason
+  // A refused answer is the ResumeError's cause.
+  if (error instanceof ResumeError) return hinted(error.cause, error.message)
   if (!(error instanceof AllAgentsFailedError)) return hinted(error, error.message)
   const failures = error.failures.map((f) => ({ ...f, reason: hinted(f.error, f.reason) }))
   return allAgentsFailed(error.skillId, failures)

@@ -220,6 +220,19 @@ describe('the orchestrate skill over A2A', () => {
     )
   })
 
+  it('says which agent lost the task when the answer comes after that agent restarted', async () => {
+    const first = await delegate(client, 'ask', 'paint the porch')
+    expect(first.status.state).toBe('input-required')
+    // Alpha keeps its tasks in memory: a restart forgets the one that asked.
+    await alpha.stop()
+    await alpha.restart()
+    const answered = (await client.continue(first, { text: 'red' })) as RemoteTask
+    expect(answered.status.state).toBe('failed')
+    expect(textOf(answered.status.message?.parts)).toBe(
+      `Alpha (${alpha.url}) no longer has the task that asked the question (it restarted, or the task expired): send the request again as a new task`,
+    )
+  })
+
   it('asks its caller the agent question and passes the answer on', async () => {
     const first = await delegate(client, 'ask', 'paint the fence')
     expect(first.status.state).toBe('input-required')
@@ -350,7 +363,8 @@ describe('the orchestrate skill token settings', () => {
       const task = await answerOver(app, question.id, 'blue')
       expect(said(task)).toEqual([
         'failed',
-        'The token signature is invalid: it was not signed with the key this agent verifies with (the agent refused the token in ' +
+        `Gamma (${gamma.url}) could not take the answer: ` +
+          'The token signature is invalid: it was not signed with the key this agent verifies with (the agent refused the token in ' +
           'ORCHESTRATOR_AGENT_TOKEN_FILE, which the orchestrate skill calls registered agents with)',
       ])
     } finally {
