@@ -17,7 +17,12 @@ import type { Skill, SkillContext } from '../skills/skill.js'
 import { defineSkill } from '../skills/skill.js'
 import { A2AClientError, AgentError } from '../client/errors.js'
 import { AgentNotFoundError } from '../domain/errors.js'
-import { AllAgentsFailedError, InputRequiredError, allAgentsFailed } from './errors.js'
+import {
+  AllAgentsFailedError,
+  DelegatedTaskFailedError,
+  InputRequiredError,
+  allAgentsFailed,
+} from './errors.js'
 import type { AgentRef } from './errors.js'
 import type { Delegation, DelegationProgress, Orchestrator } from './orchestrator.js'
 
@@ -75,7 +80,10 @@ export function orchestrateSkill(options: OrchestrateSkillOptions): Skill {
             handlers,
           )
         } catch (error) {
-          throw error instanceof A2AClientError ? new ResumeError(agent, error) : error
+          // The agent's own answers (another question, a failed task) go on as they are.
+          const answered =
+            error instanceof InputRequiredError || error instanceof DelegatedTaskFailedError
+          throw error instanceof A2AClientError && !answered ? new ResumeError(agent, error) : error
         }
       }
       const handlers = {

@@ -17,6 +17,7 @@ import type { RemoteTask } from '../../src/client/model.js'
 import { followTask } from '../../src/client/stream-task.js'
 import { configFrom, ConfigError } from '../../src/config.js'
 import type { DataPart } from '../../src/domain/model.js'
+import { defineSkill } from '../../src/skills/skill.js'
 import { freePort, textOf, waitSkill } from '../client/agents.js'
 import { testApp } from '../helpers/app.js'
 import { bearer, token } from '../helpers/auth.js'
@@ -231,6 +232,36 @@ describe('the orchestrate skill over A2A', () => {
     expect(textOf(answered.status.message?.parts)).toBe(
       `Alpha (${alpha.url}) no longer has the task that asked the question (it restarted, or the task expired): send the request again as a new task`,
     )
+  })
+
+  it('asks again when the agent asks again after an answer, and its failure is its own', async () => {
+    const picky = defineSkill({
+      id: 'picky',
+      name: 'Picky',
+      description: 'wants blue, gives up on grey',
+      tags: [],
+      async execute(ctx) {
+        if (ctx.input.text === 'grey') return ctx.fail('grey is no colour')
+        if (ctx.input.text !== 'blue') return ctx.requestInput('Which colour? Only blue will do')
+        return ctx.complete('blue it is')
+      },
+    })
+    const delta = await startTestAgent('Delta', [picky])
+    await registerAgents(orchestrator, [delta])
+    try {
+      const first = await delegate(client, 'picky', 'paint')
+      expect(first.status.state).toBe('input-required')
+      const again = (await client.continue(first, { text: 'red' })) as RemoteTask
+      expect(again.status.state).toBe('input-required')
+      expect(textOf(again.status.message?.parts)).toBe('Which colour? Only blue will do')
+      const failed = (await client.continue(again, { text: 'grey' })) as RemoteTask
+      expect(failed.status.state).toBe('failed')
+      expect(textOf(failed.status.message?.parts)).toBe(
+        'Delta ended the task failed: grey is no colour',
+      )
+    } finally {
+      await delta.stop()
+    }
   })
 
   it('asks its caller the agent question and passes the answer on', async () => {
