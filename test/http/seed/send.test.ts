@@ -20,6 +20,24 @@ describe('POST /tasks/send', () => {
   let app: FastifyInstance
   afterEach(() => app.close())
 
+  it('ignores fields its schema does not name: neither refused nor stored', async () => {
+    app = await testApp({ BUNDLED_SKILLS: 'echo' })
+    const body = sendBody('hello')
+    const payload = {
+      ...body,
+      evil: 1,
+      message: { ...body.message, zzz: 'x', parts: [{ type: 'text', text: 'hello', yyy: 2 }] },
+    }
+    const response = await app.inject({ method: 'POST', url: '/tasks/send', payload })
+    expect(response.statusCode).toBe(200)
+    const stored = (await app.inject(`/tasks/${body.id}?historyLength=5`)).body
+    for (const field of ['evil', 'zzz', 'yyy']) expect(stored).not.toContain(field)
+    expect(JSON.parse(stored).history[0]).toEqual({
+      role: 'user',
+      parts: [{ type: 'text', text: 'hello' }],
+    })
+  })
+
   it('runs the default skill and answers with the completed task', async () => {
     app = await testApp({ BUNDLED_SKILLS: 'echo' })
     const body = sendBody('hello', { metadata: { caller: 'test' } })
