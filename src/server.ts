@@ -126,9 +126,6 @@ async function main(): Promise<void> {
   }
 }
 
-/** HOST values that only this machine reaches. */
-const LOOPBACK_HOSTS = ['127.0.0.1', 'localhost', '::1']
-
 /** How long the start line waits for a first connection to Redis before it says it waits. */
 const FIRST_CONNECTION_MS = 1000
 /** How often a process that waits for Redis looks again: often at first, then once a second. */
@@ -170,13 +167,6 @@ function announceDevMode(
     { auth: 'dev', secretFile: secretPath },
     'DEV MODE: tokens are signed with the dev secret in AUTH_DEV_SECRET_FILE; set AUTH_JWT_SECRET, AUTH_JWT_PUBLIC_KEY or AUTH_JWKS_URL for real use',
   )
-  // Dev mode is for this machine: on another interface, a forgotten NODE_ENV is an open server.
-  if (!LOOPBACK_HOSTS.includes(config.HOST)) {
-    log.warn(
-      { auth: 'dev', host: config.HOST },
-      `DEV MODE on HOST=${config.HOST}: other machines can reach this development server; a deployment sets NODE_ENV=production and a key (AUTH_JWT_SECRET, AUTH_JWT_PUBLIC_KEY or AUTH_JWKS_URL)`,
-    )
-  }
   const token = devToken(secret)
   process.stderr.write(
     [

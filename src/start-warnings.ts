@@ -5,7 +5,8 @@
  */
 import type { Config } from './config.js'
 
-const LOOPBACK = ['localhost', '127.0.0.1', '[::1]']
+/** Names of this machine alone, as HOST or as a URL's hostname (IPv6 in brackets). */
+const LOOPBACK = ['localhost', '127.0.0.1', '::1', '[::1]']
 
 export function startWarnings(config: Config): string[] {
   const production = config.NODE_ENV === 'production'
@@ -27,6 +28,10 @@ export function startWarnings(config: Config): string[] {
       ? 'AUDIT_SINK is off: no audit record is kept of who did what; choose stdout, file or redis'
       : undefined,
     tokenlessOrchestrator(config),
+    // Dev mode is for this machine: on another interface, a forgotten NODE_ENV is an open server.
+    servesApi && config.AUTH.mode === 'dev' && !LOOPBACK.includes(config.HOST)
+      ? `DEV MODE on HOST=${config.HOST}: other machines can reach this development server; a deployment sets NODE_ENV=production and a key (AUTH_JWT_SECRET, AUTH_JWT_PUBLIC_KEY or AUTH_JWKS_URL)`
+      : undefined,
   ].filter((warning): warning is string => warning !== undefined)
 }
 

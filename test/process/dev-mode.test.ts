@@ -60,6 +60,8 @@ describe('dev mode (no AUTH_* settings, NODE_ENV development)', () => {
       level: 40,
       msg: 'DEV MODE on HOST=0.0.0.0: other machines can reach this development server; a deployment sets NODE_ENV=production and a key (AUTH_JWT_SECRET, AUTH_JWT_PUBLIC_KEY or AUTH_JWKS_URL)',
     })
+    // Said as it starts, before it listens: stop it once it is up (its DEV MODE line, once listening).
+    await waitFor(() => (server.stdout().includes('"msg":"DEV MODE:') ? true : undefined), 'up')
     server.child.kill('SIGTERM')
     expect(await server.exited).toBe(0)
   })
