@@ -71,8 +71,8 @@ export const issueList = (error: z.ZodError, whole: string, max = Infinity): str
 
 /**
  * What is wrong with a request body that is not a JSON object at all. Fastify hands a request
- * without a body (and so without a Content-Type) to validation as null, as it does a body of
- * just `null`: both are empty.
+ * without a body (and so without a Content-Type) to validation as null: it is empty. (A body of
+ * just `null` is refused before, by the JSON parser: json-body.ts.)
  */
 export const bodyProblem = (body: unknown): string =>
   body === undefined || body === null

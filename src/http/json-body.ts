@@ -34,6 +34,8 @@ export interface JsonBodyOptions {
 export const FORBIDDEN_KEY_MESSAGE =
   'the request body has a "__proto__" or "constructor.prototype" key, which this server refuses'
 
+const NULL_BODY_MESSAGE = 'the request body is null; send a JSON object'
+
 export function useJsonBodyParser(app: FastifyInstance, options: JsonBodyOptions = {}): void {
   const { contentTypes = ['application/json'] } = options
   const json = app.getDefaultJsonParser('error', 'error')
@@ -50,6 +52,10 @@ export function useJsonBodyParser(app: FastifyInstance, options: JsonBodyOptions
     }
     return json(request, text, (error, value) => {
       if (error && isJson(text)) return done(new InvalidRequestError(FORBIDDEN_KEY_MESSAGE))
+      // Validation gets a request without a body as null too, and calls it empty: this one is not.
+      if (value === null && request.routeOptions.schema?.body !== undefined) {
+        return done(new InvalidRequestError(NULL_BODY_MESSAGE))
+      }
       return done(error, value)
     })
   })

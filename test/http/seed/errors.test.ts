@@ -98,6 +98,10 @@ describe("bad input to the brief's endpoints", () => {
       code: 'INVALID_REQUEST',
       message: 'the request body must be a JSON object',
     })
+    expectError(await post('null'), 400, {
+      code: 'INVALID_REQUEST',
+      message: 'the request body is null; send a JSON object',
+    })
     const body = sendBody('hi')
     body.message.parts = [{ type: 'text', text: 5 } as never]
     expectError(await post(body), 400, {
