@@ -117,7 +117,7 @@ async function main(): Promise<void> {
     })
   }
   if (worker) return
-  if (dev) announceDevMode(config, dev, app.log)
+  if (dev) announceDevMode(config, dev, app.agent.skills[0]?.id, app.log)
   else if (config.PUBLIC_URL_IS_LOCAL_DEFAULT && config.NODE_ENV === 'production') {
     app.log.warn(
       { url: config.PUBLIC_URL },
@@ -159,6 +159,8 @@ async function unreachableWithin(
 function announceDevMode(
   config: Config,
   { secret, secretFile }: { secret: string; secretFile: string },
+  /** A skill this agent serves, for the example of a narrower token. */
+  skillId: string | undefined,
   log: { warn(object: object, message: string): void },
 ): void {
   // Where it is, in full: `a2a token` run from another directory looks for it elsewhere.
@@ -174,7 +176,7 @@ function announceDevMode(
       `DEV MODE - tokens are signed with the dev secret in ${secretPath} (delete it for a new one).`,
       `Token (1 hour, scopes a2a:invoke skill:*): ${token}`,
       `Try: curl -H "Authorization: Bearer ${token}" ${config.PUBLIC_URL}/a2a/rest/extendedAgentCard`,
-      'Mint more with: npx a2a token --sub alice --scope a2a:invoke --scope skill:echo',
+      `Mint more with: npx a2a token --sub alice --scope a2a:invoke --scope skill:${skillId ?? '<skill id>'}`,
       '',
     ].join('\n'),
   )

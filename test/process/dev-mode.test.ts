@@ -82,6 +82,10 @@ describe('dev mode (no AUTH_* settings, NODE_ENV development)', () => {
       `DEV MODE - tokens are signed with the dev secret in ${secretFile} `,
     )
     expect(server.stderr()).toMatch(/curl -H "Authorization: Bearer \S+" http:\/\/localhost:\d+\//)
+    // A narrower token's example names a skill this agent serves (its default skill).
+    expect(server.stderr()).toContain(
+      'Mint more with: npx a2a token --sub alice --scope a2a:invoke --scope skill:review-pr',
+    )
     // The structured log says so too, for whoever reads the logs rather than the terminal.
     await waitFor(() => (server.stdout().includes('DEV MODE') ? true : undefined), 'the log line')
     // On loopback, that is all it says.
