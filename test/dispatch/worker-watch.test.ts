@@ -41,13 +41,13 @@ describe('an API process whose queue no worker reads', () => {
     expect(sent.json().status.state).toBe('submitted')
 
     await expect
-      .poll(() => lines.find((line) => line.msg.includes('no worker has read it')), {
+      .poll(() => lines.find((line) => line.msg.includes('no worker has read the queue')), {
         timeout: 5000,
       })
       .toMatchObject({
         level: 40,
         turns: 1,
-        msg: `1 turn in the work queue, and no worker has read it for 0.5 s: their tasks wait; start a worker (ROLE=worker or all) with the same REDIS_URL and REDIS_KEY_PREFIX ("${settings.REDIS_KEY_PREFIX}")`,
+        msg: `1 turn in the work queue, and no worker has read the queue for 0.5 s: their tasks wait; start a worker (ROLE=worker or all) with the same REDIS_URL and REDIS_KEY_PREFIX ("${settings.REDIS_KEY_PREFIX}")`,
       })
     expect(await gauge(api, 'a2a_queue_workers')).toBe(0)
     expect(await gauge(api, 'a2a_queue_turns')).toBe(1)
@@ -66,7 +66,9 @@ describe('an API process whose queue no worker reads', () => {
       })
       .toBe(true)
     // Said once per episode, not on every check.
-    expect(lines.filter((line) => line.msg.includes('no worker has read it'))).toHaveLength(1)
+    expect(lines.filter((line) => line.msg.includes('no worker has read the queue'))).toHaveLength(
+      1,
+    )
 
     // A worker that stops leaves the count at once.
     await worker.close()

@@ -40,7 +40,7 @@ export function watchForWorkers({
       starved = true
       log.warn(
         { turns, prefix },
-        `${turns} turn${turns === 1 ? '' : 's'} in the work queue, and no worker has read it for ${visibilityTimeoutMs / 1000} s: their tasks wait; start a worker (ROLE=worker or all) with the same REDIS_URL and REDIS_KEY_PREFIX ("${prefix}")`,
+        `${turns} turn${turns === 1 ? '' : 's'} in the work queue, and no worker has read the queue for ${visibilityTimeoutMs / 1000} s: their tasks wait; start a worker (ROLE=worker or all) with the same REDIS_URL and REDIS_KEY_PREFIX ("${prefix}")`,
       )
     } else if (workers.length > 0 && starved) {
       starved = false
