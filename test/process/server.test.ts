@@ -314,6 +314,25 @@ describe('node dist/server.js', () => {
     }
   })
 
+  it('exits 78 on an ES module skill in a CommonJS package, saying how to make it load', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'a2a-skills-'))
+    try {
+      // What \`npm init -y\` writes, then the README's skill, which is an ES module.
+      writeFileSync(join(dir, 'package.json'), '{"name":"my-skills","type":"commonjs"}\n')
+      const specifier = join(dir, 'shout.js')
+      writeFileSync(specifier, "export default { id: 'shout', execute: () => undefined }\n")
+      const { child, stderr } = spawnServer({ SKILL_MODULES: specifier })
+      expect(await exited(child, 10_000)).toEqual({ code: 78, signal: null })
+      expect(stderr()).toContain(
+        `SKILL_MODULES: cannot load "${specifier}": SyntaxError: Unexpected token 'export': Node reads "${specifier}" as CommonJS (a .cjs file, or the package.json nearest to it says "type": "commonjs", as npm init -y writes). Name it .mjs, or set "type": "module" in that package.json; a CommonJS module exports its skill with module.exports`,
+      )
+      // Never the loader's own file, which is where Node's error points.
+      expect(stderr()).not.toContain('load.js')
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
   it('exits 78 on a skill module with a syntax error, saying how to find it', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'a2a-skills-'))
     try {
