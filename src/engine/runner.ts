@@ -214,7 +214,16 @@ function outcomeOf(result: unknown, context: { log: Logger }): SkillOutcome {
   let problem: string
   if (notJson === undefined) {
     const outcome = SkillOutcome.safeParse(result, plainly)
-    if (outcome.success) return outcome.data
+    if (outcome.success) {
+      const ignored = ignoredFields(result as object)
+      if (ignored.length > 0) {
+        context.log.warn(
+          { ignored },
+          'skill returned an outcome with fields that are not part of one: they are ignored (an outcome is { state, message })',
+        )
+      }
+      return outcome.data
+    }
     problem = issueList(outcome.error, '(outcome)', 3)
   } else {
     problem = describeJsonProblem(notJson)
@@ -224,6 +233,15 @@ function outcomeOf(result: unknown, context: { log: Logger }): SkillOutcome {
     'skill returned something that is not an outcome (use ctx.complete, ctx.fail, …)',
   )
   return internalError()
+}
+
+/** The fields of a skill's outcome beyond `state` and `message` (none, for the helpers' own). */
+function ignoredFields(outcome: object): string[] {
+  let ignored: string[] | undefined
+  for (const key in outcome) {
+    if (key !== 'state' && key !== 'message') (ignored ??= []).push(key)
+  }
+  return ignored ?? []
 }
 
 /** A status change; `message` (agent text, or a whole message) joins the history too. */

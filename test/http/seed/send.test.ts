@@ -278,6 +278,41 @@ describe('POST /tasks/send', () => {
     )
   })
 
+  it('completes on an outcome with fields of its own, and warns that they are ignored', async () => {
+    const lines: string[] = []
+    const logger = pino({ level: 'warn' }, { write: (line: string) => lines.push(line) })
+    const homeMade = defineSkill({
+      ...echoSkill,
+      id: 'home-made',
+      execute: async () => ({ state: 'completed', text: 'done', whatever: 1 }) as SkillOutcome,
+    })
+    app = await testApp({}, { skills: [homeMade, echoSkill], logger })
+    const response = await app.inject({
+      method: 'POST',
+      url: '/tasks/send',
+      payload: { ...sendBody('hi'), metadata: { skillId: 'home-made' } },
+    })
+    expect(response.json().status.state).toBe('completed')
+    const warned = lines
+      .map((line) => JSON.parse(line) as { msg: string; ignored?: string[]; skillId?: string })
+      .filter((entry) => entry.ignored)
+    expect(warned).toEqual([
+      expect.objectContaining({
+        msg: 'skill returned an outcome with fields that are not part of one: they are ignored (an outcome is { state, message })',
+        ignored: ['text', 'whatever'],
+        skillId: 'home-made',
+      }),
+    ])
+    // The helpers' outcomes have no other field: nothing to warn of.
+    lines.length = 0
+    await app.inject({
+      method: 'POST',
+      url: '/tasks/send',
+      payload: { ...sendBody('hi'), metadata: { skillId: 'echo' } },
+    })
+    expect(lines.filter((line) => line.includes('ignored'))).toEqual([])
+  })
+
   it("fails the skill's emitArtifact call on a part that is not one", async () => {
     const seedShaped = defineSkill({
       ...echoSkill,
