@@ -7,7 +7,16 @@ export { ConfigError, configFrom, loadConfig } from './config.js'
 export type { Config } from './config.js'
 export type { Caller } from './domain/caller.js'
 export { dataPart, textPart } from './domain/parts.js'
-export type { Artifact, Message, Part, Task, TaskState, TaskStatus } from './domain/model.js'
+export type { MessageContent } from './domain/parts.js'
+export type {
+  Artifact,
+  FileContent,
+  Message,
+  Part,
+  Task,
+  TaskState,
+  TaskStatus,
+} from './domain/model.js'
 export { defineSkill } from './skills/skill.js'
 export type {
   ArtifactInput,
