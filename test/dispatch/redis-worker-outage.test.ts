@@ -91,4 +91,51 @@ describe.skipIf(!hasRedisServer)('QueueWorker: reclaiming after a Redis outage',
     expect(await queue.idle(0, 10)).toMatchObject([{ consumer: 'worker A', deliveries: 1 }])
     expect(calls).toEqual([])
   })
+
+  it('says so, without an error, when Redis comes back without the queue (no persistence)', async () => {
+    redis = await PrivateRedis.start(['--appendonly', 'no'])
+    const commands = connect(redis.url, 'commands')
+    const queue = new WorkQueue(commands, prefix, 'worker B')
+    await queue.ensureGroup()
+    await queue.enqueue('task-1', 'api')
+    const lines: { level: number; msg: string }[] = []
+    const log = pino({ level: 'warn' }, { write: (line: string) => lines.push(JSON.parse(line)) })
+    let runs = 0
+    const runner: Pick<Runner, 'run' | 'abandon' | 'settle' | 'skillIds'> = {
+      skillIds: ['echo'],
+      // The turn's run: Redis restarts under it, empty, which stops the turn as an outage would.
+      run: async () => {
+        runs += 1
+        await redis!.stop()
+        await redis!.start()
+        return { recorded: false, storeUnavailable: true }
+      },
+      abandon: () => Promise.reject(new Error('not expected')),
+      settle: () => undefined,
+    }
+    const events = new MemoryEventLog()
+    worker = new QueueWorker({
+      queue,
+      connection: connect(redis.url, 'reader B'),
+      redis: commands,
+      runner,
+      store: new MemoryTaskStore(events),
+      events,
+      log,
+      concurrency: 1,
+      visibilityTimeoutMs: VISIBILITY_TIMEOUT_MS,
+      maxAttempts: 3,
+      onEnded: () => undefined,
+    })
+    worker.start()
+    const lost = await waitFor('the lost turn to be noticed', () =>
+      lines.find((line) => line.msg.startsWith('this turn is no longer in the queue')),
+    )
+    expect(lost).toMatchObject({
+      level: 40,
+      msg: "this turn is no longer in the queue as this worker's: another worker took it over, or Redis lost the queue (a restart without its data); it stops here",
+    })
+    expect(lines.filter((line) => line.level >= 50)).toEqual([])
+    expect(runs).toBe(1)
+  })
 })

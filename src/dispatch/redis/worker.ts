@@ -74,6 +74,10 @@ const LOST_TURN = {
   },
 }
 
+/** A heartbeat found a running turn's entry no longer this worker's: the turn stops here. */
+const TURN_LOST =
+  "this turn is no longer in the queue as this worker's: another worker took it over, or Redis lost the queue (a restart without its data); it stops here"
+
 /** How long one blocking read waits before it looks at the worker's state again. */
 const BLOCK_MS = 5000
 
@@ -323,7 +327,7 @@ export class QueueWorker {
       }
       try {
         if ((await queue.heartbeat([entry.id])).has(entry.id)) return true
-        log.warn({ taskId: entry.taskId }, 'another worker took over this turn')
+        log.warn({ taskId: entry.taskId }, TURN_LOST)
         return false
       } catch (error) {
         if (!redisUnavailable(error)) {
@@ -387,7 +391,7 @@ export class QueueWorker {
     const kept = await this.#options.queue.heartbeat(live.map(({ entry }) => entry.id))
     for (const { entry, turn } of live) {
       if (kept.has(entry.id) || this.#running.get(entry.taskId)?.turn !== turn) continue
-      this.#options.log.warn({ taskId: entry.taskId }, 'another worker took over this turn')
+      this.#options.log.warn({ taskId: entry.taskId }, TURN_LOST)
       turn.abort('released')
     }
   }

@@ -150,7 +150,7 @@ export class WorkQueue {
     try {
       reply = await read()
     } catch (error) {
-      if (!(error instanceof Error && error.message.startsWith('NOGROUP'))) throw error
+      if (!isNoGroup(error)) throw error
       await this.ensureGroup()
       reply = await read()
     }
@@ -191,13 +191,22 @@ export class WorkQueue {
     return typeof reply === 'string'
   }
 
-  /** Resets the idle time of these entries where this consumer still owns them; returns those. */
+  /**
+   * Resets the idle time of these entries where this consumer still owns them; returns those.
+   * A queue that Redis no longer has (it restarted without its data) holds none of them.
+   */
   async heartbeat(ids: readonly string[]): Promise<Set<string>> {
     if (ids.length === 0) return new Set()
     const { stream, group } = this.keys
-    const kept = await whileReachable(() =>
-      this.#scripts['queue-heartbeat']([stream], [group, this.consumer, ...ids]),
-    )
+    let kept: unknown
+    try {
+      kept = await whileReachable(() =>
+        this.#scripts['queue-heartbeat']([stream], [group, this.consumer, ...ids]),
+      )
+    } catch (error) {
+      if (!isNoGroup(error)) throw error
+      return new Set()
+    }
     return new Set(Array.isArray(kept) ? kept.map(String) : [])
   }
 
@@ -331,3 +340,7 @@ function queuedTurn([id, fields]: StreamEntry): QueuedTurn[] {
     },
   ]
 }
+
+/** Redis has no such stream or consumer group: the queue is gone (or not made yet). */
+const isNoGroup = (error: unknown): boolean =>
+  error instanceof Error && /(^|: )NOGROUP /.test(error.message)
