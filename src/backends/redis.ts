@@ -178,8 +178,10 @@ function watchConnection(redis: Redis, log: Logger, level: 'warn' | 'debug' = 'w
   let reached = false
   redis.on('error', (error: Error) => {
     if (isDatabaseOutOfRange(error)) {
-      log.error(
-        { err: error, db: redis.options.db },
+      // Said once, by the commands connection (every other one meets the same refusal); a
+      // setting to fix, so no stack.
+      log[level === 'warn' ? 'error' : 'debug'](
+        { db: redis.options.db, redisError: error.message },
         'REDIS_URL names a database this Redis does not have; not using Redis (fix REDIS_URL and restart)',
       )
       return

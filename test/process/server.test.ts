@@ -212,9 +212,25 @@ describe('node dist/server.js', () => {
             ),
           }),
         )
+        // Said once, not by each connection, and with no stack: it is a setting to fix.
+        expect(
+          lines().filter((line) =>
+            line.msg.startsWith('REDIS_URL names a database this Redis does not have'),
+          ),
+        ).toEqual([
+          expect.objectContaining({
+            level: 50,
+            msg: 'REDIS_URL names a database this Redis does not have; not using Redis (fix REDIS_URL and restart)',
+            db: 99,
+            redisError: 'ERR DB index is out of range',
+          }),
+        ])
+        // The rate limiter says its limits are off until REDIS_URL is fixed, not "until it is back".
+        await vi.waitFor(() => expect(stdout()).toContain('rate-limit store'), { timeout: 5_000 })
         expect(lines().map((line) => line.msg)).toContain(
-          'REDIS_URL names a database this Redis does not have; not using Redis (fix REDIS_URL and restart)',
+          'rate-limit store cannot use the database REDIS_URL names: limits are off until REDIS_URL is fixed and the process restarted',
         )
+        expect(stdout()).not.toContain('"stack"')
         expect((await fetch(`${url}/readyz`)).status).toBe(503)
         // Longer than the waiting process looks again: nothing says it waits, or will be ready.
         await new Promise((resolve) => setTimeout(resolve, 1_500))

@@ -19,6 +19,7 @@ import type { Redis } from 'ioredis'
 import { RateLimitedError } from '../../domain/errors.js'
 import { ownerKey } from '../../domain/caller.js'
 import { redisFailure } from '../../store/redis/connection.js'
+import { isDatabaseOutOfRange } from '../../store/redis/database.js'
 import { callerOf } from '../a2a/caller.js'
 
 export interface RateLimitOptions {
@@ -82,6 +83,13 @@ const rateLimits: FastifyPluginAsync<RateLimitOptions> = async (app, options) =>
   const storeFailed = (error: unknown) => {
     if (failing) return
     failing = true
+    if (error instanceof Error && isDatabaseOutOfRange(error)) {
+      app.log.warn(
+        { redisError: error.message },
+        'rate-limit store cannot use the database REDIS_URL names: limits are off until REDIS_URL is fixed and the process restarted',
+      )
+      return
+    }
     app.log.warn(
       { err: redisFailure(error) },
       'rate-limit store unreachable: limits are off until it is back',
