@@ -7,6 +7,7 @@
  */
 import type { Redis } from 'ioredis'
 import pino from 'pino'
+import type { Logger } from 'pino'
 import { afterEach, describe, expect, it } from 'vitest'
 import { QueueWorker } from '../../src/dispatch/redis/worker.js'
 import type { Runner } from '../../src/engine/runner.js'
@@ -37,6 +38,31 @@ function connect(url: string, name: string): Redis {
   return connection
 }
 
+/** Worker B: reads the queue as `queue`'s consumer, on a connection of its own. */
+function startWorkerB(
+  url: string,
+  queue: WorkQueue,
+  commands: Redis,
+  runner: Pick<Runner, 'run' | 'abandon' | 'settle' | 'skillIds'>,
+  { maxAttempts, log = pino({ level: 'silent' }) }: { maxAttempts: number; log?: Logger },
+): void {
+  const events = new MemoryEventLog()
+  worker = new QueueWorker({
+    queue,
+    connection: connect(url, 'reader B'),
+    redis: commands,
+    runner,
+    store: new MemoryTaskStore(events),
+    events,
+    log,
+    concurrency: 1,
+    visibilityTimeoutMs: VISIBILITY_TIMEOUT_MS,
+    maxAttempts,
+    onEnded: () => undefined,
+  })
+  worker.start()
+}
+
 describe.skipIf(!hasRedisServer)('QueueWorker: reclaiming after a Redis outage', () => {
   it("leaves a living worker's turn to it while that worker reconnects", async () => {
     redis = await PrivateRedis.start()
@@ -63,21 +89,7 @@ describe.skipIf(!hasRedisServer)('QueueWorker: reclaiming after a Redis outage',
       },
       settle: (taskId) => void calls.push(`settle ${taskId}`),
     }
-    const events = new MemoryEventLog()
-    worker = new QueueWorker({
-      queue,
-      connection: connect(redis.url, 'reader B'),
-      redis: commands,
-      runner,
-      store: new MemoryTaskStore(events),
-      events,
-      log: pino({ level: 'silent' }),
-      concurrency: 1,
-      visibilityTimeoutMs: VISIBILITY_TIMEOUT_MS,
-      maxAttempts: 1,
-      onEnded: () => undefined,
-    })
-    worker.start()
+    startWorkerB(redis.url, queue, commands, runner, { maxAttempts: 1 })
 
     // Longer than the visibility timeout: the entry is past it when Redis is back.
     await redis.stop()
@@ -113,21 +125,7 @@ describe.skipIf(!hasRedisServer)('QueueWorker: reclaiming after a Redis outage',
       abandon: () => Promise.reject(new Error('not expected')),
       settle: () => undefined,
     }
-    const events = new MemoryEventLog()
-    worker = new QueueWorker({
-      queue,
-      connection: connect(redis.url, 'reader B'),
-      redis: commands,
-      runner,
-      store: new MemoryTaskStore(events),
-      events,
-      log,
-      concurrency: 1,
-      visibilityTimeoutMs: VISIBILITY_TIMEOUT_MS,
-      maxAttempts: 3,
-      onEnded: () => undefined,
-    })
-    worker.start()
+    startWorkerB(redis.url, queue, commands, runner, { maxAttempts: 3, log })
     const lost = await waitFor('the lost turn to be noticed', () =>
       lines.find((line) => line.msg.startsWith('this turn is no longer in the queue')),
     )
