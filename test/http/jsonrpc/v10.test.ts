@@ -183,9 +183,20 @@ describe('JSON-RPC 1.0: SendMessage (§3.1.1)', () => {
       const v03 = await rpc(app, 'message/send', params, { version: null })
       expect(v03.body.error).toMatchObject({ code: -32602, message: 'params must be an object' })
     }
-    // No params, or null, is a call without them: the method says what it needs.
+    // No params, or null, is a call without them: the method says that it needs them, and what.
     const none = await rpc(app, 'GetTask', null)
-    expect(none.body.error).toMatchObject({ code: -32602, message: 'id: is required' })
+    expect(none.body.error).toMatchObject({
+      code: -32602,
+      message: 'params: is missing; GetTask needs params (id: is required)',
+    })
+    expect(none.body.error.data[0]).toMatchObject({ metadata: { field: 'params' } })
+    const v03 = await rpc(app, 'tasks/get', null, { version: null })
+    expect(v03.body.error).toMatchObject({
+      code: -32602,
+      message: 'params: is missing; tasks/get needs params (id: is required)',
+    })
+    // A method that takes none runs as before (ListTasks: every task of the caller).
+    expect((await rpc(app, 'ListTasks', null)).body.result).toBeDefined()
   })
 
   it('tells a field of the wrong type from a missing one (-32602)', async () => {

@@ -61,6 +61,8 @@ const jsonRpc: FastifyPluginAsync<JsonRpcRoutesOptions> = async (app, options) =
       agent: app.agent,
       caller: callerOf(request),
       cards: options.cards,
+    }).catch((error: unknown) => {
+      throw call.params == null ? missingParams(error, call.method) : error
     })
     // Not `return reply`: a reply is a thenable that settles when the response ends, which an
     // SSE response does only after this handler returns.
@@ -71,3 +73,12 @@ const jsonRpc: FastifyPluginAsync<JsonRpcRoutesOptions> = async (app, options) =
 }
 
 export default jsonRpc
+
+/**
+ * A method that needs params, called without any: its schema's first complaint (`id: is
+ * required`) would read as the envelope's `id`, which the call has. Said as the params missing.
+ */
+function missingParams(error: unknown, method: string): unknown {
+  if (!(error instanceof InvalidRequestError) || error.field === undefined) return error
+  return new InvalidRequestError(`is missing; ${method} needs params (${error.message})`, 'params')
+}
