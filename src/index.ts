@@ -26,6 +26,8 @@ export type {
   Skill,
   SkillCard,
   SkillContext,
+  SkillData,
+  SkillInput,
   SkillOutcome,
 } from './skills/skill.js'
 export type { EventLog } from './store/event-log.js'

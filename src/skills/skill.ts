@@ -54,7 +54,19 @@ export const ArtifactInput = z.object({
 })
 export type ArtifactInput = z.infer<typeof ArtifactInput>
 
-export interface SkillContext {
+/**
+ * The data a skill's messages carry, as the skill declares it (`defineSkill<Data>`). Every field
+ * is optional: a message without data parts is not checked against `inputSchema`, so a skill
+ * still reads each field as possibly absent.
+ */
+export type SkillData = Record<string, unknown>
+
+/** A turn's input: `MessageContent`, with `data` typed as the skill declares it. */
+export type SkillInput<Data extends object = SkillData> = Omit<MessageContent, 'data'> & {
+  readonly data: Partial<Data>
+}
+
+export interface SkillContext<Data extends object = SkillData> {
   readonly taskId: string
   readonly contextId: string
   /** The message that started this turn. */
@@ -64,7 +76,7 @@ export interface SkillContext {
    * of the task's earlier user messages (what `inputSchema` checked), so an answer to
    * input-required carries the fields the task was given before.
    */
-  readonly input: MessageContent
+  readonly input: SkillInput<Data>
   /** The whole conversation, oldest first; the last entry is `message`. */
   readonly history: readonly Message[]
   /** Aborted when the task is canceled, times out, or the server shuts down. */
@@ -94,13 +106,13 @@ export interface CanceledWait {
   readonly log: Logger
 }
 
-export interface Skill extends SkillCard {
+export interface Skill<Data extends object = SkillData> extends SkillCard {
   /**
    * How long one turn may run before its task fails, in ms; overrides SKILL_TIMEOUT_MS for this
    * skill. 0 means no limit.
    */
   timeoutMs?: number
-  execute(ctx: SkillContext): Promise<SkillOutcome | void>
+  execute(ctx: SkillContext<Data>): Promise<SkillOutcome | void>
   /**
    * Called when a task of this skill is canceled while it waits for its caller (input-required,
    * auth-required). No turn runs then, so `ctx.signal` cannot tell the skill: this is for work
@@ -110,5 +122,9 @@ export interface Skill extends SkillCard {
   canceledWhileWaiting?(task: CanceledWait): Promise<void>
 }
 
-/** Identity helper that gives a skill object literal its type. */
-export const defineSkill = (skill: Skill): Skill => skill
+/**
+ * Identity helper that gives a skill object literal its type. `Data` types `ctx.input.data`, as
+ * the skill's `inputSchema` describes it (`defineSkill<{ n: number }>({ … })`): a declaration
+ * the schema's check stands behind at run time, not one it is derived from.
+ */
+export const defineSkill = <Data extends object = SkillData>(skill: Skill<Data>): Skill => skill
