@@ -54,7 +54,14 @@ export const V10Message = protoMessage({
   // The engine runs skills on the caller's messages; a caller speaks as the user.
   role: z.preprocess(
     enumName(ROLE),
-    z.literal('ROLE_USER', { error: 'a caller sends messages with role ROLE_USER' }),
+    z.literal('ROLE_USER', {
+      // What came, too: a client library's own message object, handed over as JSON, sends its
+      // role as something else again (@a2a-js/sdk: "UNRECOGNIZED").
+      error: (issue) =>
+        issue.input === undefined
+          ? 'is required'
+          : `a caller sends messages with role ROLE_USER (got ${JSON.stringify(issue.input)})`,
+    }),
   ),
   parts: z
     .array(V10Part, { error: requiredAs('must be an array') })

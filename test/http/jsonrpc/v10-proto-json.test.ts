@@ -74,7 +74,7 @@ describe('JSON-RPC 1.0: ProtoJSON value forms (§11)', () => {
       (await rpc(app, method, params)).body.error
     expect(await error('SendMessage', { message: v10Message('x', { role: 2 }) })).toMatchObject({
       code: -32602,
-      message: 'message.role: a caller sends messages with role ROLE_USER',
+      message: 'message.role: a caller sends messages with role ROLE_USER (got "ROLE_AGENT")',
     })
     expect((await error('ListTasks', { status: 9 })).message).toMatch(
       /^status: must be one of "TASK_STATE_UNSPECIFIED", /,

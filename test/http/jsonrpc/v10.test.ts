@@ -237,8 +237,18 @@ describe('JSON-RPC 1.0: SendMessage (§3.1.1)', () => {
     })
     expect(body.error).toMatchObject({
       code: -32602,
-      message: 'message.role: a caller sends messages with role ROLE_USER',
+      message: 'message.role: a caller sends messages with role ROLE_USER (got "ROLE_AGENT")',
     })
+    // What @a2a-js/sdk sends for a message given to it as JSON, and a message with no role.
+    const sdk = await rpc(app, 'SendMessage', {
+      message: v10Message('x', { role: 'UNRECOGNIZED' }),
+    })
+    expect(sdk.body.error.message).toBe(
+      'message.role: a caller sends messages with role ROLE_USER (got "UNRECOGNIZED")',
+    )
+    const { role: _role, ...roleless } = v10Message('x')
+    const none = await rpc(app, 'SendMessage', { message: roleless })
+    expect(none.body.error.message).toBe('message.role: is required')
   })
 })
 

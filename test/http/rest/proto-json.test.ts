@@ -58,7 +58,7 @@ describe('HTTP+JSON: ProtoJSON value forms (§11)', () => {
     const role = await send({ message: v10Message('x', { role: 'ROLE_AGENT' }) })
     expect(role.statusCode).toBe(400)
     expect(role.json().error.message).toBe(
-      'message.role: a caller sends messages with role ROLE_USER',
+      'message.role: a caller sends messages with role ROLE_USER (got "ROLE_AGENT")',
     )
     const status = await get('/tasks?status=9')
     expect(status.statusCode).toBe(400)
