@@ -89,9 +89,12 @@ const metadataValue = (key: string, value: unknown): string => {
  * ErrorInfo first; a BadRequest field violation when the error names a field; a RetryInfo when
  * the caller should wait.
  */
-function errorDetails(error: A2AError, reason: string): Record<string, unknown>[] {
+function errorDetails(error: A2AError, reason: string, message: string): Record<string, unknown>[] {
   const metadata = Object.fromEntries(
-    Object.entries(error.details).map(([key, value]) => [key, metadataValue(key, value)]),
+    Object.entries(error.details).map(([key, value]) => [
+      key,
+      key === 'field' ? v10Field(String(value)) : metadataValue(key, value),
+    ]),
   )
   const details: Record<string, unknown>[] = [
     {
@@ -105,7 +108,7 @@ function errorDetails(error: A2AError, reason: string): Record<string, unknown>[
   if (typeof field === 'string') {
     details.push({
       '@type': BAD_REQUEST_TYPE,
-      fieldViolations: [{ field, description: error.message }],
+      fieldViolations: [{ field: v10Field(field), description: message }],
     })
   }
   const retryAfter = error.details.retryAfterSeconds
@@ -141,12 +144,13 @@ export function v10RpcErrorReply(error: A2AError, id: JsonRpcId) {
   const mapping = TABLE[error.code]
   const statusCode =
     mapping.http >= 500 || RPC_KEEPS_HTTP_STATUS.has(error.code) ? mapping.http : 200
+  const message = v10Message(error)
   return {
     statusCode,
     body: rpcError(id, {
       code: mapping.rpc,
-      message: error.message,
-      data: errorDetails(error, mapping.reason),
+      message,
+      data: errorDetails(error, mapping.reason, message),
     }),
   }
 }
@@ -154,15 +158,42 @@ export function v10RpcErrorReply(error: A2AError, id: JsonRpcId) {
 /** The HTTP+JSON reply: the HTTP status and a google.rpc.Status body. */
 export function v10RestErrorReply(error: A2AError) {
   const mapping = TABLE[error.code]
+  const message = v10Message(error)
   return {
     statusCode: mapping.http,
     body: {
       error: {
         code: mapping.http,
         status: mapping.status,
-        message: error.message,
-        details: errorDetails(error, mapping.reason),
+        message,
+        details: errorDetails(error, mapping.reason, message),
       },
     },
   }
+}
+
+/**
+ * A field as a 1.0 request names it. The engine checks messages in the internal model, whose
+ * file part is `{file: {bytes | uri, name, mimeType}}`; 1.0's is `{raw | url, filename,
+ * mediaType}`. Every other field the engine names is spelled alike.
+ */
+const INTERNAL_FILE_FIELD = /(parts\[\d+\])\.file\.(bytes|uri|name|mimeType)$/
+const V10_FILE_FIELD: Record<string, string> = {
+  bytes: 'raw',
+  uri: 'url',
+  name: 'filename',
+  mimeType: 'mediaType',
+}
+
+const v10Field = (field: string): string =>
+  field.replace(
+    INTERNAL_FILE_FIELD,
+    (_all, part: string, name: string) => `${part}.${V10_FILE_FIELD[name]}`,
+  )
+
+/** The error's message, its field (the `field: …` it starts with) named as 1.0 names it. */
+function v10Message(error: A2AError): string {
+  const field = error.details.field
+  if (typeof field !== 'string' || !error.message.startsWith(`${field}:`)) return error.message
+  return v10Field(field) + error.message.slice(field.length)
 }

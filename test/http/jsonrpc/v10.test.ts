@@ -1,10 +1,12 @@
 /** The JSON-RPC endpoint in A2A 1.0 (`A2A-Version: 1.0`), answered through inject. */
+import { randomUUID } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
 import { afterEach, describe, expect, it } from 'vitest'
 import { textPart } from '../../../src/domain/parts.js'
 import { echoSkill } from '../../../src/skills/echo/index.js'
 import { defineSkill } from '../../../src/skills/skill.js'
 import { testApp } from '../../helpers/app.js'
+import { authHeaders } from '../../helpers/auth.js'
 import { JSON_RPC, rpc, v10Message } from '../../helpers/jsonrpc.js'
 import { askSkill, slowSkill } from '../../helpers/skills.js'
 
@@ -154,6 +156,28 @@ describe('JSON-RPC 1.0: SendMessage (§3.1.1)', () => {
     })
     expect(body.error.code).toBe(-32005)
     expect(body.error.data[0]).toMatchObject(errorInfo('CONTENT_TYPE_NOT_SUPPORTED'))
+  })
+
+  it('names a part over a size limit by its 1.0 field, in JSON-RPC and HTTP+JSON', async () => {
+    app = await testApp({ MAX_FILE_BYTES: '8' }, { skills: [echoSkill] })
+    const message = v10Message('x', {
+      parts: [{ text: 'see' }, { raw: 'dGNrdGNrdGNr', mediaType: 'text/plain' }],
+    })
+    const expected = 'message.parts[1].raw: the inline file size exceeds the limit of 8'
+    const { body } = await rpc(app, 'SendMessage', { message })
+    expect(body.error).toMatchObject({ code: -32602, message: expected })
+    expect(body.error.data[0].metadata).toMatchObject({ field: 'message.parts[1].raw' })
+    expect(body.error.data[1]).toMatchObject({
+      fieldViolations: [{ field: 'message.parts[1].raw', description: expected }],
+    })
+    const rest = await app.inject({
+      method: 'POST',
+      url: '/a2a/rest/message:send',
+      headers: { 'content-type': 'application/json', 'a2a-version': '1.0', ...authHeaders() },
+      payload: { message: { ...message, messageId: randomUUID() } },
+    })
+    expect(rest.statusCode).toBe(400)
+    expect(rest.json().error.message).toBe(expected)
   })
 
   it('refuses a push notification config with -32003 (no push delivery)', async () => {
