@@ -33,3 +33,9 @@ export const ContextId = z
  * one dialect accepts is never one another refuses when it reads the task back.
  */
 export const FileUrl = z.url()
+
+/**
+ * A file's inline bytes, in every dialect alike: base64 as RFC 4648 writes it, on one line. What
+ * the `base64` command prints breaks its lines; the message says what to change.
+ */
+export const Base64 = z.base64('must be base64 on one line (no line breaks or spaces; base64 -w0)')

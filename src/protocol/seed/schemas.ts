@@ -5,14 +5,14 @@
 import { z } from 'zod'
 import { Metadata } from '../../domain/model.js'
 import { wholeNumberFromText } from '../../domain/whole-number.js'
-import { FileUrl } from '../a2a/fields.js'
+import { Base64, FileUrl } from '../a2a/fields.js'
 import { singleValued } from '../a2a/query.js'
 
 const SeedFile = z
   .object({
     name: z.string().optional(),
     mimeType: z.string().optional(),
-    bytes: z.base64('must be base64').optional(),
+    bytes: Base64.optional(),
     uri: FileUrl.optional(),
   })
   .refine((file) => (file.bytes === undefined) !== (file.uri === undefined), {

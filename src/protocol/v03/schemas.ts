@@ -5,11 +5,18 @@
 import { z } from 'zod'
 import { Metadata } from '../../domain/model.js'
 import { wholeNumber } from '../../domain/whole-number.js'
-import { ContextId, FileUrl, OptionalId, RequiredString, requiredAs } from '../a2a/fields.js'
+import {
+  Base64,
+  ContextId,
+  FileUrl,
+  OptionalId,
+  RequiredString,
+  requiredAs,
+} from '../a2a/fields.js'
 
 const V03File = z
   .object({
-    bytes: z.base64('must be base64').optional(),
+    bytes: Base64.optional(),
     uri: FileUrl.optional(),
     name: z.string().optional(),
     mimeType: z.string().optional(),

@@ -5,7 +5,14 @@
  */
 import { z } from 'zod'
 import { Metadata } from '../../domain/model.js'
-import { ContextId, FileUrl, OptionalId, RequiredString, requiredAs } from '../a2a/fields.js'
+import {
+  Base64,
+  ContextId,
+  FileUrl,
+  OptionalId,
+  RequiredString,
+  requiredAs,
+} from '../a2a/fields.js'
 import { singleValued } from '../a2a/query.js'
 import { enumName, protoEnum, protoInt32, protoMessage } from './proto-fields.js'
 
@@ -31,7 +38,7 @@ export type V10TaskState = z.infer<typeof V10TaskState>
 export const V10Part = protoMessage(
   {
     text: z.string().optional(),
-    raw: z.base64('must be base64').optional(),
+    raw: Base64.optional(),
     url: FileUrl.optional(),
     data: z.unknown().optional(),
     filename: z.string().optional(),

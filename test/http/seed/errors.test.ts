@@ -218,6 +218,14 @@ describe("bad input to the brief's endpoints", () => {
       code: 'INVALID_REQUEST',
       field: 'message.parts[0].file.bytes',
     })
+    // What `base64` prints, lines broken at 76 characters: the message says what to change.
+    const wrapped = `${Buffer.alloc(60).toString('base64').slice(0, 76)}\n${'AAAA'}`
+    body.message.parts[0]!.file.bytes = wrapped
+    expectError(await post(body), 400, {
+      code: 'INVALID_REQUEST',
+      message:
+        'message.parts[0].file.bytes: must be base64 on one line (no line breaks or spaces; base64 -w0)',
+    })
   })
 
   it('answers 400 LIMIT_EXCEEDED to more parts than MAX_PARTS', async () => {
