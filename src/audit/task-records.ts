@@ -1,7 +1,9 @@
 /**
  * What the audit trail records of the engine's task writes (it observes the store, see
- * store/observed-store.ts): `task-received` when a create creates, and `state-change` or
- * `artifact-delivered` for each change stored. A record names the task's owner and tenant, and
+ * store/observed-store.ts): `task-received` when a create creates, `state-change` for each status
+ * stored, and `artifact-delivered` for an artifact emitted and for the last chunk of one streamed
+ * in chunks (the chunks in between, an LLM's tokens say, would be a record each and tell nothing
+ * more). A record names the task's owner and tenant, and
  * the request the write came from (the `origin` the engine hands down, also to a turn a worker
  * takes from the queue).
  */
@@ -33,7 +35,7 @@ export function taskRecords(trail: AuditTrail): TaskObserver {
           details: { final: event.final },
           ...who(task, origin),
         })
-      } else {
+      } else if (!event.append || event.lastChunk) {
         trail.record({
           time: now(),
           event: AuditEvent.artifactDelivered,
