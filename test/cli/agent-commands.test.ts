@@ -334,6 +334,32 @@ describe.concurrent('a2a stream', () => {
   })
 })
 
+describe('a2a send, when the caller has as many streams open as the agent allows', () => {
+  it('sends and waits instead of streaming, and says so', async () => {
+    const port = await freePort()
+    const capped = `http://127.0.0.1:${port}`
+    const agent = await testApp(
+      { PUBLIC_URL: capped, MAX_STREAMS_PER_CALLER: '1' },
+      { skills: [echoSkill, slowSkill()] },
+    )
+    await agent.listen({ host: '127.0.0.1', port })
+    const holder = startCli(['stream', capped, '--skill', 'slow', 'wait'], { env })
+    try {
+      await waitForOutput(holder, /\[working\] started\n/)
+      const run = await runCli(['send', capped, '--skill', 'echo', 'hello'], { env })
+      expect(run.stderr).toBe(
+        'a2a: Code Review Agent has as many of your streams open as it allows; sending and waiting instead\n',
+      )
+      expect(run.code).toBe(0)
+      expect(withoutIds(run.stdout)).toMatch(/^task <id>\n[\s\S]*hello[\s\S]*\[completed\]/)
+    } finally {
+      holder.child.kill('SIGINT')
+      await holder.done
+      await agent.close()
+    }
+  })
+})
+
 /** Waits until the running command's stdout holds `pattern`. */
 async function waitForOutput(run: ReturnType<typeof startCli>, pattern: RegExp) {
   for (let i = 0; i < 200 && !pattern.test(run.stdout()); i++) {

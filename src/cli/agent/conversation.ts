@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto'
 import type { Writable } from 'node:stream'
 import type { A2AClient } from '../../client/client.js'
-import { A2ATimeoutError } from '../../client/errors.js'
+import { A2ATimeoutError, AgentError } from '../../client/errors.js'
 import type { RemoteTask, SendInput, SendResult, StreamEvent } from '../../client/model.js'
 import { followTask } from '../../client/stream-task.js'
 import type { TaskState } from '../../domain/model.js'
@@ -165,7 +165,18 @@ async function firstSend(talk: Conversation, printer: Printer): Promise<FirstAns
 async function newTask(talk: Conversation, printer: Printer): Promise<FirstAnswer> {
   const { client } = talk
   if (client.card.dialect !== 'seed') {
-    if (client.card.streaming) return streamToEnd(talk, printer)
+    if (client.card.streaming) {
+      try {
+        return await streamToEnd(talk, printer)
+      } catch (error) {
+        // The caller's other streams (other commands with the same token) fill the agent's cap:
+        // `send` needs no stream, only its end.
+        if (!(error instanceof AgentError && error.reason === 'STREAM_LIMIT')) throw error
+        talk.err.write(
+          `a2a: ${client.card.name} has as many of your streams open as it allows; sending and waiting instead\n`,
+        )
+      }
+    }
     return { result: await client.send(talk.input), followed: false }
   }
   const taskId = talk.input.taskId ?? randomUUID()
