@@ -3,9 +3,8 @@
  * store/observed-store.ts): `task-received` when a create creates, `state-change` for each status
  * stored, and `artifact-delivered` for an artifact emitted and for the last chunk of one streamed
  * in chunks (the chunks in between, an LLM's tokens say, would be a record each and tell nothing
- * more). A record names the task's owner and tenant, and
- * the request the write came from (the `origin` the engine hands down, also to a turn a worker
- * takes from the queue).
+ * more). A record names the task's owner and tenant, and the request the write came from (the
+ * `origin` the engine hands down, also to a turn a worker takes from the queue).
  */
 import type { StoredEvent } from '../domain/events.js'
 import type { Task } from '../domain/model.js'
